@@ -1,0 +1,84 @@
+// Command mcpship serves command-line tools as MCP tools over stdio and
+// registers that server with AI assistants.
+//
+// Run "mcpship help" for the commands.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpship/mcpship/release"
+)
+
+// Exit codes, after BSD sysexits.h.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 64 // EX_USAGE: the command line was wrong
+)
+
+// usageError marks an error that is the caller's mistake on the command line.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Sprintf(format, args...)}
+}
+
+func main() {
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes the command line args and returns the process exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	err := app.Run(args)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "mcpship: %v\n", err)
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(stderr, "Run 'mcpship help' for usage.")
+		return exitUsage
+	}
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		return ec.ExitCode()
+	}
+	return exitFailure
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	cli.VersionPrinter = func(c *cli.Context) {
+		fmt.Fprintln(c.App.Writer, release.Current().String())
+	}
+	return &cli.App{
+		Name:      "mcpship",
+		Usage:     "ship a command-line tool as an MCP server and register it with AI assistants",
+		Version:   release.Current().Version,
+		Reader:    stdin,
+		Writer:    stdout,
+		ErrWriter: stderr,
+		// Errors are printed once, by run, with the right exit code.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageError{err.Error()}
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usagef("unknown command %q", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+		Commands: []*cli.Command{
+			versionCommand(),
+		},
+	}
+}
