@@ -1,0 +1,57 @@
+// Package tests holds the end-to-end tests of mcpship: they build the real
+// binary once and drive it as a user or an MCP client would.
+package tests
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// binPath is the mcpship binary built by TestMain; binDir is its directory.
+var binPath, binDir string
+
+func TestMain(m *testing.M) {
+	os.Exit(buildAndRun(m))
+}
+
+func buildAndRun(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "mcpship-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	binDir = dir
+	binPath = filepath.Join(dir, "mcpship")
+	if runtime.GOOS == "windows" {
+		binPath += ".exe"
+	}
+	build := exec.Command("go", "build", "-o", binPath, "github.com/mcpship/mcpship/cmd/mcpship")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "building mcpship: %v\n", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// TestScripts runs the testscript files in testdata/script with the built
+// mcpship first on PATH. Each script gets a fresh $WORK, used as $HOME too.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
+			env.Setenv("HOME", env.WorkDir)
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
+			env.Setenv("MCPSHIP_BIN", binPath)
+			return nil
+		},
+	})
+}
