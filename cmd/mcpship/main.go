@@ -78,6 +78,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 		Commands: []*cli.Command{
+			serveCommand(),
 			versionCommand(),
 		},
 	}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpship/mcpship/mcp"
+	"github.com/mcpship/mcpship/release"
+)
+
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "serve tools to an MCP client over stdio",
+		Description: "Speaks MCP (JSON-RPC 2.0, one message per line) on standard input and output.\n" +
+			"Nothing but protocol messages is written to standard output; logs go to standard error.\n" +
+			"With no tool source configured, it serves mcpship's own read-only tools.",
+		ArgsUsage: " ",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "transport", Value: "stdio", Usage: "transport to serve on; only `stdio` today"},
+			&cli.IntFlag{Name: "max-message-bytes", Value: mcp.DefaultMaxMessageBytes, Usage: "longest message accepted; a longer one gets an error reply"},
+			&cli.IntFlag{Name: "max-concurrent-calls", Value: 16, Usage: "tool calls run at once; more wait their turn"},
+			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "stderr log level: debug, info, warn or error"},
+		},
+		OnUsageError: commandUsageError,
+		Action:       serve,
+	}
+}
+
+func serve(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("serve takes no arguments, got %q", c.Args().First())
+	}
+	if t := c.String("transport"); t != "stdio" {
+		return usagef("unsupported --transport %q: only \"stdio\" is available", t)
+	}
+	if n := c.Int("max-message-bytes"); n < 1024 {
+		return usagef("--max-message-bytes %d is too small: use at least 1024", n)
+	}
+	if n := c.Int("max-concurrent-calls"); n < 1 {
+		return usagef("--max-concurrent-calls must be at least 1, got %d", n)
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.String("log-level"))); err != nil {
+		return usagef("invalid --log-level %q: use debug, info, warn or error", c.String("log-level"))
+	}
+	logger := slog.New(slog.NewTextHandler(c.App.ErrWriter, &slog.HandlerOptions{Level: level}))
+
+	info := release.Current()
+	srv := mcp.NewServer(mcp.Implementation{Name: "mcpship", Version: info.Version}, &mcp.ServerOptions{
+		MaxMessageBytes:    c.Int("max-message-bytes"),
+		MaxConcurrentCalls: c.Int("max-concurrent-calls"),
+		Logger:             logger,
+	})
+	if err := addSelfTools(srv); err != nil {
+		return err
+	}
+
+	// A client that goes away makes writes fail with EPIPE; without this,
+	// the runtime would kill the process with SIGPIPE on stdout.
+	signal.Ignore(syscall.SIGPIPE)
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	logger.Info("serving", "transport", "stdio", "tools", len(srv.Tools()), "version", info.Version)
+	if err := srv.Serve(ctx, c.App.Reader, c.App.Writer); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	if ctx.Err() != nil {
+		logger.Info("stopped by signal")
+	}
+	return nil
+}
+
+// addSelfTools registers mcpship's own read-only tools.
+func addSelfTools(srv *mcp.Server) error {
+	return srv.AddTool(mcp.Tool{
+		Name:        "mcpship_version",
+		Title:       "mcpship version",
+		Description: "Report the version, commit, build date and platform of this mcpship server.",
+		InputSchema: mcp.ObjectSchema(nil),
+		OutputSchema: mcp.ObjectSchema(map[string]any{
+			"version":  map[string]any{"type": "string"},
+			"commit":   map[string]any{"type": "string"},
+			"date":     map[string]any{"type": "string"},
+			"modified": map[string]any{"type": "boolean"},
+			"go":       map[string]any{"type": "string"},
+			"platform": map[string]any{"type": "string"},
+		}, "version", "go", "platform"),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: mcp.Bool(true), IdempotentHint: mcp.Bool(true), OpenWorldHint: mcp.Bool(false)},
+	}, func(context.Context, *mcp.CallRequest) (*mcp.CallToolResult, error) {
+		info := release.Current()
+		return mcp.StructuredResult(info, info.String()), nil
+	})
+}

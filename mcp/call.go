@@ -1,0 +1,247 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+)
+
+// CallRequest is one tools/call, as a ToolHandler sees it.
+type CallRequest struct {
+	// Name is the tool's name.
+	Name string
+	// Arguments is the JSON object of arguments, already checked against
+	// the tool's input schema. It is "{}" when the client sent none.
+	Arguments json.RawMessage
+	// ProtocolVersion is the revision the client speaks.
+	ProtocolVersion string
+
+	ss            *session
+	id            ID
+	progressToken json.RawMessage
+	logLevel      int32 // lowest level sent as notifications/message; levelOff for none
+
+	mu           sync.Mutex
+	done         bool
+	lastProgress float64
+	sentProgress bool
+}
+
+// Bind decodes the arguments into v, as json.Unmarshal does.
+func (r *CallRequest) Bind(v any) error {
+	if err := json.Unmarshal(r.Arguments, v); err != nil {
+		return fmt.Errorf("tool %s: arguments: %v", r.Name, err)
+	}
+	return nil
+}
+
+// Progress reports how far the call has got, when the client asked for
+// progress (a progressToken in the request). progress must increase from
+// one report to the next; a report that does not is dropped, as are reports
+// after the call has returned. total is 0 when unknown.
+func (r *CallRequest) Progress(progress, total float64, message string) {
+	if r.progressToken == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done || (r.sentProgress && progress <= r.lastProgress) {
+		return
+	}
+	r.lastProgress, r.sentProgress = progress, true
+	p := map[string]any{"progressToken": r.progressToken, "progress": progress}
+	if total > 0 {
+		p["total"] = total
+	}
+	if message != "" {
+		p["message"] = message
+	}
+	r.ss.write(&notification{JSONRPC: "2.0", Method: "notifications/progress", Params: p})
+}
+
+// Log sends a log message to the client as notifications/message when the
+// client asked for messages at this level or above (logging/setLevel, or
+// the request's _meta in revision 2026-07-28). Otherwise it does nothing.
+func (r *CallRequest) Log(level LogLevel, data any) {
+	rank := level.rank()
+	if rank < 0 || rank < r.logLevel {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done {
+		return
+	}
+	r.ss.write(&notification{JSONRPC: "2.0", Method: "notifications/message",
+		Params: map[string]any{"level": level, "logger": r.Name, "data": data}})
+}
+
+// finish stops further notifications for the call.
+func (r *CallRequest) finish() {
+	r.mu.Lock()
+	r.done = true
+	r.mu.Unlock()
+}
+
+type callParams struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Meta      *requestMeta    `json:"_meta"`
+}
+
+// callTool starts a tools/call; meta is nil for a legacy request. The call
+// runs on its own goroutine, so the reader goes on at once.
+func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
+	var p callParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %v", err))
+		return
+	}
+	if p.Name == "" {
+		ss.reply(id, nil, errorf(CodeInvalidParams, `invalid params: "name" is missing`))
+		return
+	}
+	rt, ok := ss.srv.tool(p.Name)
+	if !ok {
+		ss.reply(id, nil, errorf(CodeInvalidParams, "unknown tool %q: call tools/list for the tools this server has", p.Name))
+		return
+	}
+	req := &CallRequest{Name: p.Name, Arguments: p.Arguments, ss: ss, id: id, logLevel: ss.logLevel.Load()}
+	if v, _ := ss.version.Load().(string); v != "" {
+		req.ProtocolVersion = v
+	}
+	if p.Meta != nil {
+		req.progressToken = p.Meta.ProgressToken
+		if meta != nil {
+			req.ProtocolVersion = meta.ProtocolVersion
+			req.logLevel = levelOff
+			if meta.LogLevel != nil {
+				req.logLevel = meta.LogLevel.rank()
+			}
+		}
+	}
+	if len(req.progressToken) > 0 && !validID(req.progressToken) {
+		req.progressToken = nil
+	}
+	ctx, cancel := context.WithCancel(ss.ctx)
+	ss.mu.Lock()
+	ss.inflight[id.raw] = &inflight{cancel: cancel}
+	ss.mu.Unlock()
+	ss.calls.Add(1)
+	go ss.runCall(ctx, rt, req, meta != nil)
+}
+
+func (ss *session) runCall(ctx context.Context, rt *registeredTool, req *CallRequest, modern bool) {
+	defer ss.calls.Done()
+	var res *CallToolResult
+	var rpcErr *Error
+	if msg := rt.checkArguments(req); msg != "" {
+		res = ErrorResult("%s", msg)
+	} else {
+		select {
+		case ss.sem <- struct{}{}:
+			res, rpcErr = ss.invoke(ctx, rt, req)
+			<-ss.sem
+		case <-ctx.Done():
+			rpcErr = errorf(CodeInternalError, "tool %s was cancelled before it started", req.Name)
+		}
+	}
+	req.finish()
+	ss.mu.Lock()
+	c := ss.inflight[req.id.raw]
+	delete(ss.inflight, req.id.raw)
+	ss.mu.Unlock()
+	c.cancel()
+	if c.cancelled {
+		return // the client cancelled: nothing more may be sent for this id
+	}
+	if rpcErr != nil {
+		ss.reply(req.id, nil, rpcErr)
+		return
+	}
+	if modern {
+		meta := ss.resultMeta()
+		for k, v := range res.Meta {
+			meta[k] = v
+		}
+		ss.reply(req.id, &struct {
+			ResultType string `json:"resultType"`
+			*CallToolResult
+			Meta map[string]any `json:"_meta,omitempty"`
+		}{"complete", res, meta}, nil)
+		return
+	}
+	ss.reply(req.id, res, nil)
+}
+
+// checkArguments normalises req.Arguments and validates them against the
+// tool's input schema. It returns a message for the model when they fail.
+func (rt *registeredTool) checkArguments(req *CallRequest) string {
+	args := bytes.TrimSpace(req.Arguments)
+	if len(args) == 0 || string(args) == "null" {
+		req.Arguments = json.RawMessage("{}")
+		args = req.Arguments
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Sprintf("invalid arguments for tool %s: %v", req.Name, err)
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return fmt.Sprintf("invalid arguments for tool %s: arguments must be a JSON object, got %s", req.Name, typeName(v))
+	}
+	var errs []string
+	rt.input.validate("arguments", v, &errs)
+	if len(errs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("invalid arguments for tool %s:\n- %s", req.Name, strings.Join(errs, "\n- "))
+}
+
+// invoke runs the handler, turning a panic into an internal error and the
+// result into its wire form.
+func (ss *session) invoke(ctx context.Context, rt *registeredTool, req *CallRequest) (res *CallToolResult, rpcErr *Error) {
+	defer func() {
+		if p := recover(); p != nil {
+			ss.srv.log.Error("tool handler panicked", "tool", req.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res, rpcErr = nil, errorf(CodeInternalError, "internal error: tool %s failed unexpectedly (panic: %v)", req.Name, p)
+		}
+	}()
+	res, err := rt.handler(ctx, req)
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return nil, e
+		}
+		return ErrorResult("%v", err), nil
+	}
+	if res == nil {
+		res = &CallToolResult{}
+	}
+	if res.Content == nil {
+		res.Content = []Content{}
+	}
+	if res.StructuredContent != nil && !hasText(res.Content) {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return nil, errorf(CodeInternalError, "internal error: tool %s: structuredContent: %v", req.Name, err)
+		}
+		res.Content = append(res.Content, Content{Type: "text", Text: string(b)})
+	}
+	return res, nil
+}
+
+func hasText(cs []Content) bool {
+	for _, c := range cs {
+		if c.Type == "text" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,324 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// ClientOptions tune a Client. The zero value of each field picks the
+// default documented on it.
+type ClientOptions struct {
+	// Info names the client in initialize. Default "mcpship-client".
+	Info Implementation
+	// MaxMessageBytes is the longest message read. Default
+	// DefaultMaxMessageBytes.
+	MaxMessageBytes int
+	// OnNotification, when set, receives every notification the server
+	// sends, on the client's reading goroutine.
+	OnNotification func(method string, params json.RawMessage)
+	// TerminateTimeout is how long Close waits for a started command to
+	// exit after closing its input, and again after SIGTERM, before
+	// killing it. Default 2s.
+	TerminateTimeout time.Duration
+}
+
+// Client talks to one MCP server over a pair of streams, or to a server
+// command it started (StartCommand). Its methods are safe for concurrent use.
+type Client struct {
+	opts   ClientOptions
+	out    *lineWriter
+	closer io.Closer // the server's input, closed by Close
+	nextID atomic.Int64
+
+	mu      sync.Mutex
+	pending map[int64]chan *message
+	readErr error
+	done    chan struct{} // closed when the reading goroutine ends
+
+	cmd     *exec.Cmd
+	stderr  *tail
+	exited  chan struct{}
+	waitErr error
+}
+
+// NewClient returns a client that writes requests to w and reads the
+// server's messages from r. It closes w on Close when w is an io.Closer.
+func NewClient(r io.Reader, w io.Writer, opts *ClientOptions) *Client {
+	c := &Client{out: &lineWriter{w: w}, pending: map[int64]chan *message{}, done: make(chan struct{})}
+	if opts != nil {
+		c.opts = *opts
+	}
+	if c.opts.Info.Name == "" {
+		c.opts.Info = Implementation{Name: "mcpship-client", Version: "1"}
+	}
+	if c.opts.MaxMessageBytes <= 0 {
+		c.opts.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if c.opts.TerminateTimeout <= 0 {
+		c.opts.TerminateTimeout = 2 * time.Second
+	}
+	if wc, ok := w.(io.Closer); ok {
+		c.closer = wc
+	}
+	go c.readLoop(r)
+	return c
+}
+
+// StartCommand starts cmd as an MCP server over its standard input and
+// output and returns a client connected to it. Unless cmd.Stderr is set,
+// the last few kilobytes the server writes to standard error are kept for
+// Stderr. Close stops the command.
+func StartCommand(cmd *exec.Cmd, opts *ClientOptions) (*Client, error) {
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var t *tail
+	if cmd.Stderr == nil {
+		t = &tail{max: 4 << 10}
+		cmd.Stderr = t
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	c := NewClient(stdout, stdin, opts)
+	c.cmd, c.stderr, c.exited = cmd, t, make(chan struct{})
+	go func() {
+		<-c.done // the server closed its output or it became unreadable
+		c.waitErr = cmd.Wait()
+		close(c.exited)
+	}()
+	return c, nil
+}
+
+// Stderr returns the end of what a started server wrote to standard error.
+func (c *Client) Stderr() string {
+	if c.stderr == nil {
+		return ""
+	}
+	return c.stderr.String()
+}
+
+func (c *Client) readLoop(r io.Reader) {
+	lr := newLineReader(r, c.opts.MaxMessageBytes)
+	var err error
+	for {
+		var line []byte
+		var tooLong bool
+		line, tooLong, err = lr.next()
+		if err != nil {
+			break
+		}
+		if tooLong {
+			err = fmt.Errorf("mcp: the server sent a message over %d bytes", c.opts.MaxMessageBytes)
+			break
+		}
+		var m message
+		if json.Unmarshal(line, &m) != nil {
+			continue // not ours to fix; a strict client would give up here
+		}
+		if m.Method != "" {
+			if m.ID == nil && c.opts.OnNotification != nil {
+				c.opts.OnNotification(m.Method, m.Params)
+			}
+			continue
+		}
+		var id int64
+		if json.Unmarshal(m.ID, &id) != nil {
+			continue
+		}
+		c.mu.Lock()
+		ch := c.pending[id]
+		delete(c.pending, id)
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- &m
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		err = errors.New("mcp: the server closed its output")
+	}
+	c.mu.Lock()
+	c.readErr = err
+	c.mu.Unlock()
+	close(c.done)
+}
+
+// Call sends a request and decodes its result into result (which may be
+// nil). A JSON-RPC error comes back as *Error. When ctx ends first, Call
+// sends notifications/cancelled for the request and returns ctx.Err().
+func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	id := c.nextID.Add(1)
+	ch := make(chan *message, 1)
+	c.mu.Lock()
+	if c.readErr != nil {
+		err := c.readErr
+		c.mu.Unlock()
+		return err
+	}
+	c.pending[id] = ch
+	c.mu.Unlock()
+	if err := c.out.write(&request{JSONRPC: "2.0", ID: id, Method: method, Params: params}); err != nil {
+		c.forget(id)
+		return fmt.Errorf("mcp: sending %s: %w", method, err)
+	}
+	select {
+	case m := <-ch:
+		if len(m.Error) > 0 {
+			var e Error
+			if err := json.Unmarshal(m.Error, &e); err != nil {
+				return fmt.Errorf("mcp: %s: malformed error: %s", method, m.Error)
+			}
+			return &e
+		}
+		if result == nil {
+			return nil
+		}
+		if err := json.Unmarshal(m.Result, result); err != nil {
+			return fmt.Errorf("mcp: %s: decoding the result: %v", method, err)
+		}
+		return nil
+	case <-ctx.Done():
+		c.forget(id)
+		_ = c.Notify("notifications/cancelled", map[string]any{"requestId": id, "reason": ctx.Err().Error()})
+		return ctx.Err()
+	case <-c.done:
+		c.mu.Lock()
+		err := c.readErr
+		c.mu.Unlock()
+		return fmt.Errorf("mcp: %s: %w", method, err)
+	}
+}
+
+func (c *Client) forget(id int64) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.mu.Unlock()
+}
+
+// Notify sends a notification.
+func (c *Client) Notify(method string, params any) error {
+	return c.out.write(&notification{JSONRPC: "2.0", Method: method, Params: params})
+}
+
+// Initialize performs the handshake at protocol revision version (the
+// latest legacy revision when empty) and sends notifications/initialized.
+func (c *Client) Initialize(ctx context.Context, version string) (*InitializeResult, error) {
+	if version == "" {
+		version = LatestLegacyVersion
+	}
+	var res InitializeResult
+	err := c.Call(ctx, "initialize", map[string]any{
+		"protocolVersion": version,
+		"capabilities":    map[string]any{},
+		"clientInfo":      c.opts.Info,
+	}, &res)
+	if err != nil {
+		return nil, err
+	}
+	return &res, c.Notify("notifications/initialized", nil)
+}
+
+// ListTools returns every tool the server has, following pagination.
+func (c *Client) ListTools(ctx context.Context) ([]Tool, error) {
+	var all []Tool
+	cursor := ""
+	for page := 0; ; page++ {
+		var params any
+		if cursor != "" {
+			params = map[string]string{"cursor": cursor}
+		}
+		var res struct {
+			Tools      []Tool `json:"tools"`
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := c.Call(ctx, "tools/list", params, &res); err != nil {
+			return nil, err
+		}
+		all = append(all, res.Tools...)
+		if res.NextCursor == "" {
+			return all, nil
+		}
+		if res.NextCursor == cursor || page > 10000 {
+			return nil, fmt.Errorf("mcp: tools/list: the server's nextCursor does not advance (%q)", res.NextCursor)
+		}
+		cursor = res.NextCursor
+	}
+}
+
+// CallTool calls a tool with arguments (any value that encodes to a JSON
+// object, or nil).
+func (c *Client) CallTool(ctx context.Context, name string, arguments any) (*CallToolResult, error) {
+	if arguments == nil {
+		arguments = struct{}{}
+	}
+	var res CallToolResult
+	if err := c.Call(ctx, "tools/call", map[string]any{"name": name, "arguments": arguments}, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// Close closes the server's input. For a started command it then waits
+// for the command to exit, sending SIGTERM and then SIGKILL when it takes
+// longer than TerminateTimeout, as the stdio transport's shutdown asks.
+// It returns the command's exit error, if any.
+func (c *Client) Close() error {
+	var err error
+	if c.closer != nil {
+		err = c.closer.Close()
+	}
+	if c.cmd == nil {
+		return err
+	}
+	wait := func() bool {
+		select {
+		case <-c.exited:
+			return true
+		case <-time.After(c.opts.TerminateTimeout):
+			return false
+		}
+	}
+	if !wait() {
+		if c.cmd.Process.Signal(syscall.SIGTERM) != nil || !wait() {
+			_ = c.cmd.Process.Kill()
+			<-c.exited
+		}
+	}
+	return c.waitErr
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

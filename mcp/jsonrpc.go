@@ -1,0 +1,115 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// JSON-RPC 2.0 and MCP error codes.
+const (
+	CodeParseError     = -32700 // the line is not valid JSON
+	CodeInvalidRequest = -32600 // valid JSON, but not a valid request
+	CodeMethodNotFound = -32601 // no such method
+	CodeInvalidParams  = -32602 // bad params: unknown tool, bad cursor, missing _meta
+	CodeInternalError  = -32603 // the server failed, e.g. a handler panicked
+
+	// CodeUnsupportedProtocolVersion answers a 2026-07-28 style request
+	// whose protocol version this server does not speak.
+	CodeUnsupportedProtocolVersion = -32022
+)
+
+// Error is a JSON-RPC error object. A handler may return one to choose the
+// code sent to the client; any other error becomes CodeInternalError.
+type Error struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message)
+}
+
+func errorf(code int, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ID is a JSON-RPC request id as it appeared on the wire: a JSON string or
+// integer, kept verbatim so that the reply echoes it exactly. The zero ID
+// is absent; nullID is the JSON literal null.
+type ID struct{ raw string }
+
+var nullID = ID{raw: "null"}
+
+// IntID returns the ID for an integer.
+func IntID(n int64) ID { return ID{raw: strconv.FormatInt(n, 10)} }
+
+// IsZero reports whether the id is absent (a notification).
+func (id ID) IsZero() bool { return id.raw == "" }
+
+// String returns the id as JSON text.
+func (id ID) String() string { return id.raw }
+
+// MarshalJSON implements json.Marshaler.
+func (id ID) MarshalJSON() ([]byte, error) {
+	if id.raw == "" {
+		return []byte("null"), nil
+	}
+	return []byte(id.raw), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler, keeping the JSON text.
+func (id *ID) UnmarshalJSON(b []byte) error {
+	id.raw = string(b)
+	return nil
+}
+
+// validID reports whether raw JSON is a legal request id: a string or an
+// integer. JSON-RPC allows fractions, MCP does not; null is forbidden.
+func validID(raw []byte) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	switch c := raw[0]; {
+	case c == '"':
+		return true
+	case c == '-' || (c >= '0' && c <= '9'):
+		return !bytes.ContainsAny(raw, ".eE")
+	}
+	return false
+}
+
+// message is any JSON-RPC 2.0 message as read off the wire.
+type message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// response is a reply written to the wire.
+type response struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      ID     `json:"id"`
+	Result  any    `json:"result,omitempty"`
+	Error   *Error `json:"error,omitempty"`
+}
+
+// notification is a server-to-client notification.
+type notification struct {
+	JSONRPC string `json:"jsonrpc"`
+	Method  string `json:"method"`
+	Params  any    `json:"params,omitempty"`
+}
+
+// request is a client-to-server request, as the Client writes it.
+type request struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      int64  `json:"id"`
+	Method  string `json:"method"`
+	Params  any    `json:"params,omitempty"`
+}

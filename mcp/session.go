@@ -1,0 +1,199 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// session is the state of one connection served by Serve.
+type session struct {
+	srv    *Server
+	out    *lineWriter
+	sem    chan struct{} // bounds concurrent tool calls
+	calls  sync.WaitGroup
+	broken chan struct{} // closed when a write fails
+	once   sync.Once
+
+	stopped     atomic.Bool // no more lines are dispatched
+	initialized atomic.Bool // initialize has been answered (legacy era)
+	version     atomic.Value
+	logLevel    atomic.Int32 // legacy logging/setLevel; levelOff when unset
+
+	mu       sync.Mutex
+	inflight map[string]*inflight // tools/call by id
+	ctx      context.Context      // parent of every call's context
+	cancel   context.CancelFunc
+}
+
+// inflight is a tool call that has not been answered.
+type inflight struct {
+	cancel    context.CancelFunc
+	cancelled bool // the client cancelled it: send nothing more for it
+}
+
+func newSession(s *Server, w io.Writer) *session {
+	ss := &session{
+		srv:      s,
+		out:      &lineWriter{w: w},
+		sem:      make(chan struct{}, s.opts.MaxConcurrentCalls),
+		broken:   make(chan struct{}),
+		inflight: map[string]*inflight{},
+	}
+	ss.ctx, ss.cancel = context.WithCancel(context.Background())
+	ss.logLevel.Store(levelOff)
+	return ss
+}
+
+// readLoop reads and dispatches messages until the input ends.
+func (ss *session) readLoop(r io.Reader) error {
+	lr := newLineReader(r, ss.srv.opts.MaxMessageBytes)
+	for {
+		line, tooLong, err := lr.next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		if ss.stopped.Load() {
+			return nil
+		}
+		if tooLong {
+			ss.srv.log.Warn("message over the size limit skipped", "limit", ss.srv.opts.MaxMessageBytes)
+			ss.reply(prefixID(line), nil, errorf(CodeInvalidRequest,
+				"message exceeds the limit of %d bytes and was skipped", ss.srv.opts.MaxMessageBytes))
+			continue
+		}
+		ss.handle(line)
+	}
+}
+
+// stop ends the session: no more messages are read, running calls get
+// timeout to finish and answer, then the rest are cancelled and nothing
+// more is written.
+func (ss *session) stop(timeout time.Duration) {
+	ss.stopped.Store(true)
+	done := make(chan struct{})
+	go func() { ss.calls.Wait(); close(done) }()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		ss.srv.log.Warn("calls still running at shutdown were cancelled", "waited", timeout)
+	case <-ss.broken:
+	}
+	ss.cancel()
+	ss.out.close()
+}
+
+// write sends one message; a failure ends the session.
+func (ss *session) write(v any) {
+	if err := ss.out.write(v); err != nil && !errors.Is(err, errClosed) {
+		ss.once.Do(func() {
+			ss.srv.log.Error("cannot write to the client; ending the session", "err", err)
+			close(ss.broken)
+		})
+	}
+}
+
+func (ss *session) reply(id ID, result any, e *Error) {
+	if id.IsZero() {
+		id = nullID
+	}
+	ss.write(&response{JSONRPC: "2.0", ID: id, Result: result, Error: e})
+}
+
+// handle dispatches one line.
+func (ss *session) handle(line []byte) {
+	var m message
+	if err := json.Unmarshal(line, &m); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if !errors.As(err, &typeErr) {
+			ss.reply(nullID, nil, errorf(CodeParseError, "parse error: %v", err))
+			return
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] == '[' {
+			ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported; send one message per line"))
+			return
+		}
+		ss.reply(prefixID(line), nil, errorf(CodeInvalidRequest, "invalid request: %v", err))
+		return
+	}
+	hasID := m.ID != nil
+	var id ID
+	if hasID && validID(m.ID) {
+		id = ID{raw: string(m.ID)}
+	}
+	switch {
+	case m.JSONRPC != "2.0":
+		ss.reply(id, nil, errorf(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`))
+		return
+	case m.Method == "" && (m.Result != nil || m.Error != nil):
+		return // a response; this server sends no requests, so it answers nothing
+	case m.Method == "":
+		ss.reply(id, nil, errorf(CodeInvalidRequest, `invalid request: "method" is missing`))
+		return
+	case hasID && string(m.ID) == "null":
+		ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: id must be a string or an integer, not null"))
+		return
+	case hasID && id.IsZero():
+		ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: id must be a string or an integer, got %s", m.ID))
+		return
+	}
+	params := m.Params
+	if len(params) > 0 && string(params) == "null" {
+		params = nil
+	}
+	if len(params) > 0 && params[0] != '{' {
+		if hasID {
+			ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: must be an object"))
+		}
+		return
+	}
+	if !hasID {
+		ss.notification(m.Method, params)
+		return
+	}
+	if ss.isInflight(id) {
+		ss.reply(nullID, nil, &Error{Code: CodeInvalidRequest,
+			Message: "invalid request: id " + id.raw + " is already in use by a request in progress",
+			Data:    map[string]any{"id": id}})
+		return
+	}
+	ss.request(id, m.Method, params)
+}
+
+func (ss *session) isInflight(id ID) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	_, ok := ss.inflight[id.raw]
+	return ok
+}
+
+// notification handles a message without an id: it is never answered.
+func (ss *session) notification(method string, params json.RawMessage) {
+	switch method {
+	case "notifications/cancelled":
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(params, &p) != nil || !validID(p.RequestID) {
+			return
+		}
+		ss.mu.Lock()
+		if c, ok := ss.inflight[string(p.RequestID)]; ok && !c.cancelled {
+			c.cancelled = true
+			c.cancel()
+		}
+		ss.mu.Unlock()
+	default:
+		// notifications/initialized and anything unknown: nothing to do.
+	}
+}

@@ -1,0 +1,112 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+)
+
+// Tool describes a tool as tools/list shows it.
+type Tool struct {
+	// Name identifies the tool; it must match ^[a-zA-Z0-9_-]{1,64}$, the
+	// rule Claude Desktop, Claude Code and most other clients enforce.
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	// InputSchema is a JSON Schema for the arguments. It must describe an
+	// object; AddTool adds an empty "properties" when it has none.
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// OutputSchema, when set, describes the result's StructuredContent.
+	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
+	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
+	Meta         map[string]any   `json:"_meta,omitempty"`
+}
+
+// ToolAnnotations are hints about a tool's behaviour. Clients may use them
+// to decide whether to ask the user before a call; they are not enforced.
+type ToolAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// Bool returns a pointer to b, for the hints of ToolAnnotations.
+func Bool(b bool) *bool { return &b }
+
+// Content is one block of a tool result: text, or an image or audio clip.
+type Content struct {
+	Type     string `json:"type"`               // "text", "image" or "audio"
+	Text     string `json:"text,omitempty"`     // for "text"
+	Data     string `json:"data,omitempty"`     // base64, for "image" and "audio"
+	MimeType string `json:"mimeType,omitempty"` // for "image" and "audio"
+}
+
+// CallToolResult is the result of tools/call.
+type CallToolResult struct {
+	Content []Content `json:"content"`
+	// StructuredContent is the result as JSON, for tools with an
+	// OutputSchema or machine-readable output. The server adds a text copy
+	// to Content when Content is empty, as the specification asks.
+	StructuredContent any `json:"structuredContent,omitempty"`
+	// IsError marks a failure of the tool itself (bad arguments, a failed
+	// run), which the model should see, as opposed to a protocol error.
+	IsError bool           `json:"isError,omitempty"`
+	Meta    map[string]any `json:"_meta,omitempty"`
+}
+
+// TextResult returns a result holding one text block.
+func TextResult(text string) *CallToolResult {
+	return &CallToolResult{Content: []Content{{Type: "text", Text: text}}}
+}
+
+// ErrorResult returns a result with IsError set, holding one text block.
+func ErrorResult(format string, args ...any) *CallToolResult {
+	r := TextResult(fmt.Sprintf(format, args...))
+	r.IsError = true
+	return r
+}
+
+// StructuredResult returns a result carrying v as StructuredContent, with
+// summary as its text block (the JSON of v when summary is empty).
+func StructuredResult(v any, summary string) *CallToolResult {
+	r := &CallToolResult{StructuredContent: v}
+	if summary != "" {
+		r.Content = []Content{{Type: "text", Text: summary}}
+	}
+	return r
+}
+
+// ToolHandler runs one call of a tool. The context is cancelled when the
+// client cancels the call or the server shuts down.
+//
+// A returned *Error is sent to the client as a JSON-RPC error. Any other
+// error becomes a result with IsError set and the error's text, which is how
+// MCP reports a tool that failed. A panic is recovered and reported as an
+// internal error; the session goes on.
+type ToolHandler func(ctx context.Context, req *CallRequest) (*CallToolResult, error)
+
+var toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// ValidToolName reports whether name is accepted by AddTool.
+func ValidToolName(name string) bool { return toolNameRE.MatchString(name) }
+
+// ObjectSchema returns a JSON Schema for an object with the given
+// properties (each a JSON Schema, such as map[string]any{"type": "string"})
+// and required property names. It panics if properties cannot be encoded.
+func ObjectSchema(properties map[string]any, required ...string) json.RawMessage {
+	if properties == nil {
+		properties = map[string]any{}
+	}
+	s := map[string]any{"type": "object", "properties": properties}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("mcp.ObjectSchema: %v", err))
+	}
+	return b
+}

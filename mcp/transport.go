@@ -1,0 +1,186 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+)
+
+// DefaultMaxMessageBytes is the largest message, in bytes without its line
+// terminator, that a Server or Client reads unless told otherwise: 16 MiB.
+const DefaultMaxMessageBytes = 16 << 20
+
+// keepPrefix is how much of an over-long line is kept to recover its id.
+const keepPrefix = 4 << 10
+
+var bom = []byte("\xEF\xBB\xBF")
+
+// lineReader splits a stream into newline-delimited messages. It accepts
+// LF and CRLF, strips a UTF-8 byte order mark, skips blank lines, and never
+// holds more than max bytes of one line.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+	buf []byte
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// next returns the next non-blank line without its terminator. The slice is
+// valid until the following call. When the line is longer than the limit,
+// next consumes all of it, returns its first bytes and tooLong set. At the
+// end of input it returns io.EOF; a last line without a newline is returned
+// first, as a line.
+func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
+	for {
+		line, tooLong, err = lr.read()
+		if err != nil {
+			return nil, false, err
+		}
+		line = bytes.TrimPrefix(line, bom)
+		if tooLong || len(bytes.TrimSpace(line)) > 0 {
+			return line, tooLong, nil
+		}
+	}
+}
+
+func (lr *lineReader) read() ([]byte, bool, error) {
+	if cap(lr.buf) > 1<<20 {
+		lr.buf = nil // do not keep a huge buffer alive after a huge message
+	}
+	lr.buf = lr.buf[:0]
+	tooLong := false
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		if err == nil && len(lr.buf) == 0 && !tooLong {
+			// The common case: the whole line sits in the reader's buffer.
+			chunk = trimEOL(chunk)
+			if len(chunk) > lr.max {
+				return head(chunk), true, nil
+			}
+			return chunk, false, nil
+		}
+		if !tooLong {
+			lr.buf = append(lr.buf, chunk...)
+			// Allow for the terminator, which is not part of the message.
+			if len(lr.buf) > lr.max+2 {
+				tooLong = true
+				lr.buf = head(lr.buf)
+			}
+		}
+		switch {
+		case err == nil:
+			line := trimEOL(lr.buf)
+			if len(line) > lr.max {
+				tooLong = true
+				line = head(line)
+			}
+			return line, tooLong, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && (len(lr.buf) > 0 || tooLong):
+			line := trimEOL(lr.buf)
+			return line, tooLong || len(line) > lr.max, nil
+		default:
+			return nil, false, err
+		}
+	}
+}
+
+// head returns at most the first keepPrefix bytes of b.
+func head(b []byte) []byte { return b[:min(len(b), keepPrefix)] }
+
+func trimEOL(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r"))
+}
+
+// prefixID tries to read the "id" member from the start of a JSON object
+// whose end was cut off. It returns the zero ID when the id does not come
+// before the cut or is not a legal id.
+func prefixID(prefix []byte) ID {
+	dec := json.NewDecoder(bytes.NewReader(prefix))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ID{}
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ID{}
+		}
+		key, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return ID{}
+		}
+		if key == "id" {
+			if validID(v) {
+				return ID{raw: string(v)}
+			}
+			return ID{}
+		}
+	}
+	return ID{}
+}
+
+// lineWriter writes one JSON message per line, each with a single Write, so
+// that messages from concurrent goroutines never interleave.
+type lineWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	err    error // first write error; later writes are dropped
+	closed bool
+}
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// write encodes v as one line and writes it. It returns the first error
+// the underlying writer ever returned, or errClosed once closed.
+func (lw *lineWriter) write(v any) error {
+	buf := bufPool.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 64<<10 {
+			buf.Reset()
+			bufPool.Put(buf)
+		}
+	}()
+	buf.Reset()
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil { // Encode ends the line with '\n'
+		return err
+	}
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.closed {
+		return errClosed
+	}
+	if lw.err != nil {
+		return lw.err
+	}
+	if _, err := lw.w.Write(buf.Bytes()); err != nil {
+		lw.err = err
+	}
+	return lw.err
+}
+
+// close makes every later write a no-op returning errClosed.
+func (lw *lineWriter) close() {
+	lw.mu.Lock()
+	lw.closed = true
+	lw.mu.Unlock()
+}
+
+var errClosed = errors.New("mcp: connection closed")
+
+// failed returns the first error the underlying writer returned, if any.
+func (lw *lineWriter) failed() error {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return lw.err
+}
