@@ -98,6 +98,10 @@ type callParams struct {
 // runs on its own goroutine, so the reader goes on at once.
 func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
 	var p callParams
+	if len(params) == 0 {
+		ss.reply(id, nil, errorf(CodeInvalidParams, `invalid params: tools/call needs params with the tool's "name"`))
+		return
+	}
 	if err := json.Unmarshal(params, &p); err != nil {
 		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %v", err))
 		return

@@ -123,7 +123,11 @@ func (ss *session) handle(line []byte) {
 			ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported; send one message per line"))
 			return
 		}
-		ss.reply(prefixID(line), nil, errorf(CodeInvalidRequest, "invalid request: %v", err))
+		if typeErr.Field == "" {
+			ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: a message must be a JSON object, not a %s", typeErr.Value))
+			return
+		}
+		ss.reply(prefixID(line), nil, errorf(CodeInvalidRequest, "invalid request: %q must not be a %s", typeErr.Field, typeErr.Value))
 		return
 	}
 	hasID := m.ID != nil
