@@ -134,9 +134,15 @@ func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
 	}
 	ctx, cancel := context.WithCancel(ss.ctx)
 	ss.mu.Lock()
+	if ss.stopped.Load() {
+		ss.mu.Unlock()
+		cancel()
+		ss.reply(id, nil, errorf(CodeInternalError, "the server is shutting down; tool %s was not run", p.Name))
+		return
+	}
 	ss.inflight[id.raw] = &inflight{cancel: cancel}
+	ss.calls.Add(1) // under mu, so never concurrent with stop's Wait
 	ss.mu.Unlock()
-	ss.calls.Add(1)
 	go ss.runCall(ctx, rt, req, meta != nil)
 }
 

@@ -78,7 +78,9 @@ func (ss *session) readLoop(r io.Reader) error {
 // timeout to finish and answer, then the rest are cancelled and nothing
 // more is written.
 func (ss *session) stop(timeout time.Duration) {
+	ss.mu.Lock()
 	ss.stopped.Store(true)
+	ss.mu.Unlock()
 	done := make(chan struct{})
 	go func() { ss.calls.Wait(); close(done) }()
 	t := time.NewTimer(timeout)
