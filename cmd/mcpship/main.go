@@ -79,6 +79,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		},
 		Commands: []*cli.Command{
 			versionCommand(),
+			initCommand(),
+			removeCommand(),
+			restoreCommand(),
+			listCommand(),
 		},
 	}
 }
