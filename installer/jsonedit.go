@@ -171,12 +171,15 @@ func (d *jsonDoc) entries(container []string) ([]entry, error) {
 	}
 	obj := v.Value.(*hujson.Object)
 	var out []entry
+	seen := make(map[string]int, len(obj.Members))
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		name := m.Name.Value.(hujson.Literal).String()
-		if _, _, err := d.member(obj, name); err != nil {
-			return nil, err
+		if j, dup := seen[name]; dup {
+			l1, _ := lineCol(d.body, obj.Members[j].Name.StartOffset)
+			return nil, d.errAt(m.Name.StartOffset, fmt.Sprintf("server %q appears twice (also on line %d)", name, l1))
 		}
+		seen[name] = i
 		val, err := d.plainValue(&m.Value)
 		if err != nil {
 			return nil, err

@@ -62,10 +62,17 @@ func canonical(v any) (any, error) {
 	return out, err
 }
 
-// sameModel reports whether a and b hold the same data.
+// sameModel reports whether a and b hold the same data. An empty
+// document (nil) equals an empty object.
 func sameModel(a, b any) bool {
 	ca, err1 := canonical(a)
 	cb, err2 := canonical(b)
+	if ca == nil {
+		ca = map[string]any{}
+	}
+	if cb == nil {
+		cb = map[string]any{}
+	}
 	return err1 == nil && err2 == nil && reflect.DeepEqual(ca, cb)
 }
 
@@ -151,4 +158,21 @@ func applySet(m any, container []string, name string, e any, drop int, list bool
 		delete(p, container[k-1])
 	}
 	return root, nil
+}
+
+// pruneEmpty returns m without the container if the container is an
+// empty object.
+func pruneEmpty(m any, container []string) any {
+	m, err := canonical(m)
+	if err != nil {
+		return m
+	}
+	p, _ := m.(map[string]any)
+	for _, k := range container[:len(container)-1] {
+		p, _ = p[k].(map[string]any)
+	}
+	if c, ok := p[container[len(container)-1]].(map[string]any); ok && len(c) == 0 {
+		delete(p, container[len(container)-1])
+	}
+	return m
 }
