@@ -40,8 +40,7 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 		d.blank = true
 	}
 	if !f.jsonc && !d.blank {
-		var v any
-		if err := json.Unmarshal(body, &v); err != nil {
+		if err := json.Unmarshal(body, &d.m); err != nil {
 			var se *json.SyntaxError
 			if errors.As(err, &se) {
 				return nil, d.errAt(int(se.Offset), "invalid JSON: "+se.Error())
@@ -76,6 +75,7 @@ type jsonDoc struct {
 	blank  bool   // the file was empty
 	pretty bool   // the file is spread over lines
 	root   hujson.Value
+	m      any // the decoded document, for strict JSON
 }
 
 func (d *jsonDoc) errAt(off int, msg string) error {
@@ -162,7 +162,12 @@ func (d *jsonDoc) plainValue(v *hujson.Value) (any, error) {
 	return out, err
 }
 
-func (d *jsonDoc) model() (any, error) { return d.plainValue(&d.root) }
+func (d *jsonDoc) model() (any, error) {
+	if d.m != nil {
+		return d.m, nil
+	}
+	return d.plainValue(&d.root)
+}
 
 func (d *jsonDoc) entries(container []string) ([]entry, error) {
 	v, n, err := d.walk(container)

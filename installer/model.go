@@ -50,10 +50,41 @@ func plain(v any) any {
 	}
 }
 
-// canonical returns v as encoding/json would decode it, so that values
-// decoded by different parsers (TOML, YAML, JSON) compare equal.
+// canonical returns a deep copy of v as encoding/json would decode it,
+// so that values decoded by different parsers (TOML, YAML, JSON) compare
+// equal.
 func canonical(v any) (any, error) {
-	b, err := json.Marshal(v)
+	switch v := v.(type) {
+	case nil, string, bool, float64:
+		return v, nil
+	case int:
+		return float64(v), nil
+	case int64:
+		return float64(v), nil
+	case uint64:
+		return float64(v), nil
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			c, err := canonical(x)
+			if err != nil {
+				return nil, err
+			}
+			m[k] = c
+		}
+		return m, nil
+	case []any:
+		a := make([]any, len(v))
+		for i, x := range v {
+			c, err := canonical(x)
+			if err != nil {
+				return nil, err
+			}
+			a[i] = c
+		}
+		return a, nil
+	}
+	b, err := json.Marshal(v) // dates, times and other rare types
 	if err != nil {
 		return nil, err
 	}
