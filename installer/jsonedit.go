@@ -43,7 +43,11 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 		if err := json.Unmarshal(body, &d.m); err != nil {
 			var se *json.SyntaxError
 			if errors.As(err, &se) {
-				return nil, d.errAt(int(se.Offset), "invalid JSON: "+se.Error())
+				off := int(se.Offset) // just after the offending byte
+				if off < len(body) || !strings.Contains(se.Error(), "unexpected end") {
+					off--
+				}
+				return nil, d.errAt(off, "invalid JSON: "+se.Error())
 			}
 			return nil, &FileError{File: file, Msg: "invalid JSON: " + err.Error()}
 		}
@@ -62,7 +66,8 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 		return nil, d.errAt(v.StartOffset, "the top level is not an object")
 	}
 	d.root = v
-	d.pretty = bytes.ContainsAny(bytes.TrimSpace(d.body), "\n") || d.blank
+	// A file that is just {} gets the usual pretty layout.
+	d.pretty = bytes.ContainsAny(bytes.TrimSpace(d.body), "\n") || len(v.Value.(*hujson.Object).Members) == 0
 	d.unit = indentUnit(d.body)
 	return d, nil
 }
