@@ -17,6 +17,7 @@ import (
 //
 //	<state>/backups/<file name>-<hash of its path>/<file name>.mcpship-backup-<UTC time>
 //
+// where <file name> is the config file's name without leading dots, and
 // with a file PATH in the folder naming the config file. The time is
 // written as 20060102T150405.000000000Z, so names sort by time. Backups are
 // never deleted by mcpship.
@@ -27,6 +28,12 @@ type Backup struct {
 	Path string    `json:"path"` // the backup
 	Of   string    `json:"of"`   // the config file it is a copy of
 	Time time.Time `json:"time"` // when it was taken
+}
+
+// backupPrefix starts the names of real's backups; leading dots are
+// dropped so that backups are not hidden files.
+func backupPrefix(real string) string {
+	return strings.TrimLeft(filepath.Base(real), ".") + ".mcpship-backup-"
 }
 
 // fileKey names the folder of real (a path with links resolved) under the
@@ -46,7 +53,7 @@ func backup(stateDir, real string, data []byte, now time.Time) (string, error) {
 	if err := os.WriteFile(filepath.Join(dir, "PATH"), []byte(real+"\n"), 0o600); err != nil {
 		return "", err
 	}
-	p := filepath.Join(dir, filepath.Base(real)+".mcpship-backup-"+now.UTC().Format(backupTimeFormat))
+	p := filepath.Join(dir, backupPrefix(real)+now.UTC().Format(backupTimeFormat))
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return "", err
@@ -76,7 +83,7 @@ func (t *Target) Backups(stateDir string) ([]Backup, error) {
 	if err != nil {
 		return nil, err
 	}
-	prefix := filepath.Base(real) + ".mcpship-backup-"
+	prefix := backupPrefix(real)
 	var out []Backup
 	for _, de := range des {
 		ts, ok := strings.CutPrefix(de.Name(), prefix)
