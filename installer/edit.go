@@ -180,6 +180,9 @@ func (o Options) now() time.Time {
 // nothing; a different one under the same name is a *ConflictError unless
 // o.Force is set.
 func (t *Target) Add(s Server, o Options) (*Change, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
 	return t.edit(o, s.Name, func(d document, real string) (plan, error) {
 		es, err := d.entries(t.Container)
 		if err != nil {

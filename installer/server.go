@@ -1,10 +1,13 @@
 package installer
 
 import (
+	"errors"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // A Server is a stdio MCP server as a client starts it.
@@ -14,6 +17,26 @@ type Server struct {
 	Args    []string          `json:"args"`
 	Env     map[string]string `json:"env,omitempty"`
 	Cwd     string            `json:"cwd,omitempty"` // read from files; never written
+}
+
+// check reports what makes s impossible to write to a config file.
+func (s Server) check() error {
+	if s.Name == "" {
+		return errors.New("the server name is empty")
+	}
+	if s.Command == "" {
+		return errors.New("the server command is empty")
+	}
+	strs := append([]string{s.Name, s.Command}, s.Args...)
+	for k, v := range s.Env {
+		strs = append(strs, k, v)
+	}
+	for _, x := range strs {
+		if !utf8.ValidString(x) {
+			return fmt.Errorf("%q is not valid UTF-8, which config files cannot hold", x)
+		}
+	}
+	return nil
 }
 
 // same reports whether a and b start the same process.
