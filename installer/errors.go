@@ -15,6 +15,7 @@ type FileError struct {
 	Msg  string // what is wrong
 }
 
+// Error says where the problem is, what it is, and what to do.
 func (e *FileError) Error() string {
 	pos := e.File
 	if e.Line > 0 {
@@ -34,6 +35,7 @@ type ConflictError struct {
 	Diff string
 }
 
+// Error says what to do and shows the diff.
 func (e *ConflictError) Error() string {
 	return fmt.Sprintf("%s: a different server named %q is already registered; rerun with --force to replace it, or choose another --name:\n%s", e.File, e.Name, e.Diff)
 }

@@ -2,18 +2,17 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/installer"
 )
+
+// The flags and helpers shared by init, remove, restore and list, and the
+// remove and restore commands.
 
 // envFlag collects repeated --env K=V values without splitting on commas.
 type envFlag struct{ vals []string }
@@ -40,29 +39,6 @@ func commonFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "project", Usage: "project directory for project and local scopes (default: the current directory)"},
 		&cli.BoolFlag{Name: "json", Usage: "print JSON for machines"},
-	}
-}
-
-func initCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "init",
-		Usage:     "register mcpship serve (or any stdio server) with AI assistants",
-		ArgsUsage: "[-- COMMAND ARGS...]",
-		Description: "Adds a server entry to each assistant's config file, keeping every other byte of the file,\n" +
-			"after a backup. By default it registers 'mcpship serve' for Claude Code in the project.",
-		Flags: append([]cli.Flag{
-			clientFlag(),
-			&cli.BoolFlag{Name: "all", Usage: "every client whose config location exists on this machine"},
-			scopeFlag(),
-			&cli.StringFlag{Name: "name", Value: "mcpship", Usage: "server name in the config"},
-			&cli.StringFlag{Name: "manifest", Usage: "manifest for mcpship serve (default: mcpship.json in the project, if present)"},
-			&cli.GenericFlag{Name: "env", Value: &envFlag{}, Usage: "environment variable for the server, NAME=VALUE (repeatable)"},
-			&cli.StringFlag{Name: "command", Usage: "path of the mcpship binary to register (default: this binary)"},
-			&cli.BoolFlag{Name: "dry-run", Usage: "print the diff and write nothing"},
-			&cli.BoolFlag{Name: "force", Usage: "replace a different server registered under the same name"},
-		}, commonFlags()...),
-		OnUsageError: commandUsageError,
-		Action:       runInit,
 	}
 }
 
@@ -97,17 +73,6 @@ func restoreCommand() *cli.Command {
 		}, commonFlags()...),
 		OnUsageError: commandUsageError,
 		Action:       runRestore,
-	}
-}
-
-func listCommand() *cli.Command {
-	return &cli.Command{
-		Name:         "list",
-		Usage:        "show every assistant's config files and the servers registered in them",
-		ArgsUsage:    " ",
-		Flags:        commonFlags(),
-		OnUsageError: commandUsageError,
-		Action:       runList,
 	}
 }
 
@@ -167,76 +132,6 @@ func hasScope(c *installer.Client, s installer.Scope) bool {
 		}
 	}
 	return false
-}
-
-// server builds the server init registers.
-func server(c *cli.Context, env installer.Env) (installer.Server, error) {
-	s := installer.Server{Name: c.String("name")}
-	if s.Name == "" {
-		return s, usagef("--name must not be empty")
-	}
-	if v := c.Generic("env").(*envFlag).vals; len(v) > 0 {
-		s.Env = map[string]string{}
-		for _, kv := range v {
-			k, val, _ := strings.Cut(kv, "=")
-			s.Env[k] = val
-		}
-	}
-	if c.NArg() > 0 {
-		if c.IsSet("manifest") || c.IsSet("command") {
-			return s, usagef("--manifest and --command are for mcpship serve; they cannot be used with a command after --")
-		}
-		s.Command, s.Args = absIfPath(c.Args().First()), c.Args().Tail()
-		return s, nil
-	}
-	s.Command = absIfPath(c.String("command"))
-	if s.Command == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return s, fmt.Errorf("finding the mcpship binary: %w; name it with --command", err)
-		}
-		s.Command = exe
-	}
-	s.Args = []string{"serve"}
-	manifest := c.String("manifest")
-	if manifest == "" {
-		if p := filepath.Join(env.ProjectDir, "mcpship.json"); env.Exists(p) {
-			manifest = p
-		}
-	} else if !env.Exists(manifest) {
-		return s, fmt.Errorf("--manifest %s: no such file", manifest)
-	}
-	if manifest != "" {
-		abs, err := filepath.Abs(manifest)
-		if err != nil {
-			return s, err
-		}
-		s.Args = append(s.Args, "--manifest", abs)
-	}
-	return s, nil
-}
-
-// absIfPath makes a command that names a file (it has a separator)
-// absolute; a bare name is left for the client to find on PATH.
-func absIfPath(cmd string) string {
-	if strings.ContainsAny(cmd, `/\`) {
-		if abs, err := filepath.Abs(cmd); err == nil {
-			return abs
-		}
-	}
-	return cmd
-}
-
-func runInit(c *cli.Context) error {
-	env, o, targets, err := setup(c, c.Bool("all"))
-	if err != nil {
-		return err
-	}
-	s, err := server(c, env)
-	if err != nil {
-		return err
-	}
-	return each(c, targets, func(t *installer.Target) (*installer.Change, error) { return t.Add(s, o) })
 }
 
 func runRemove(c *cli.Context) error {
@@ -346,99 +241,4 @@ func printJSON(w io.Writer, v any) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
-}
-
-// listed is one row of mcpship list.
-type listed struct {
-	Client  string                   `json:"client"`
-	Scope   installer.Scope          `json:"scope"`
-	File    string                   `json:"file"`
-	Exists  bool                     `json:"exists"`
-	Servers []installer.Registration `json:"servers"`
-	Error   string                   `json:"error,omitempty"`
-}
-
-func runList(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usagef("list takes no arguments, got %q", c.Args().First())
-	}
-	env, err := installer.OSEnv(c.String("project"))
-	if err != nil {
-		return err
-	}
-	state, err := env.StateDir()
-	if err != nil {
-		return err
-	}
-	rows := []listed{}
-	bad := 0
-	for _, cl := range installer.Clients() {
-		for _, s := range cl.Scopes() {
-			t, err := cl.Target(env, s)
-			if err != nil {
-				rows = append(rows, listed{Client: cl.Name, Scope: s, Error: err.Error()})
-				bad++
-				continue
-			}
-			regs, exists, err := t.Servers(state)
-			r := listed{Client: cl.Name, Scope: s, File: t.File, Exists: exists, Servers: regs}
-			if err != nil {
-				r.Error = err.Error()
-				bad++
-			}
-			if r.Servers == nil {
-				r.Servers = []installer.Registration{}
-			}
-			rows = append(rows, r)
-		}
-	}
-	w := c.App.Writer
-	if c.Bool("json") {
-		if err := printJSON(w, rows); err != nil {
-			return err
-		}
-	} else {
-		for _, r := range rows {
-			state := fmt.Sprintf("%d servers", len(r.Servers))
-			switch {
-			case r.Error != "":
-				state = "error: " + r.Error
-			case !r.Exists:
-				state = "no file"
-			case len(r.Servers) == 1:
-				state = "1 server"
-			}
-			fmt.Fprintf(w, "%-14s %-7s %s (%s)\n", r.Client, r.Scope, r.File, state)
-			for _, s := range r.Servers {
-				mark := "      "
-				if s.Ours {
-					mark = "[ours]"
-				}
-				fmt.Fprintf(w, "    %s %s %s\n", mark, s.Name, commandLine(s.Server))
-			}
-		}
-	}
-	if bad > 0 {
-		return errors.New(plural(bad, "config file") + " could not be read (see above)")
-	}
-	return nil
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
-}
-
-// commandLine shows a server's command for people, quoting words with
-// spaces or quotes.
-func commandLine(s installer.Server) string {
-	words := append([]string{s.Command}, s.Args...)
-	for i, w := range words {
-		if w == "" || strings.ContainsAny(w, " \t\"'\\") {
-			words[i] = strconv.Quote(w)
-		}
-	}
-	return strings.Join(words, " ")
 }
