@@ -2,6 +2,7 @@ package tests
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -197,5 +198,34 @@ func TestInitLargeConfig(t *testing.T) {
 	t.Logf("%d KiB, 1001 servers: init %v, remove %v", b.Len()>>10, added, removed)
 	if got, _ := os.ReadFile(file); string(got) != b.String() {
 		t.Error("init+remove changed the large file")
+	}
+}
+
+// TestExitCodes checks that command-line mistakes exit 64 and refused
+// files exit 1.
+func TestExitCodes(t *testing.T) {
+	s := newSandbox(t)
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"init", "--client", "nosuch"}, 64},
+		{[]string{"init", "--client", "windsurf", "--scope", "project"}, 64},
+		{[]string{"init", "--env", "NOEQUALS"}, 64},
+		{[]string{"list", "extra"}, 64},
+	} {
+		err := s.cmd(c.args...).Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != c.code {
+			t.Errorf("mcpship %s: %v, want exit status %d", strings.Join(c.args, " "), err, c.code)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(s.proj, ".mcp.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := s.cmd("init").Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("init into a broken file: %v, want exit status 1", err)
 	}
 }
