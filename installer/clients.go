@@ -94,7 +94,12 @@ func (c *Client) Target(env Env, s Scope) (*Target, error) {
 	}
 	t := &Target{Client: c, Scope: s, File: file, Container: []string{c.key}}
 	if c.Name == "claude-code" && s == ScopeLocal {
-		t.Container = []string{"projects", env.ProjectDir, c.key}
+		// Claude Code keys projects by path with forward slashes, on
+		// Windows too (C:/Users/u/app).
+		t.Container = []string{"projects", strings.ReplaceAll(env.ProjectDir, `\`, "/"), c.key}
+		if env.GOOS != "windows" {
+			t.Container[1] = env.ProjectDir
+		}
 	}
 	return t, nil
 }

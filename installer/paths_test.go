@@ -112,6 +112,17 @@ func TestClaudeCodeLocalContainer(t *testing.T) {
 	if want := []string{"projects", "/src/my.app", "mcpServers"}; !slices.Equal(tg.Container, want) {
 		t.Errorf("container = %q, want %q", tg.Container, want)
 	}
+	// On Windows Claude Code writes the key with forward slashes.
+	tg, err = cl.Target(fakeEnv("windows", `C:\src\my app`, map[string]string{"USERPROFILE": `C:\Users\u`}), ScopeLocal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"projects", "C:/src/my app", "mcpServers"}; !slices.Equal(tg.Container, want) {
+		t.Errorf("windows container = %q, want %q", tg.Container, want)
+	}
+	if tg.File != `C:\Users\u\.claude.json` {
+		t.Errorf("windows file = %s", tg.File)
+	}
 }
 
 func TestScopes(t *testing.T) {
