@@ -2,6 +2,7 @@ package installer
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,7 +13,7 @@ import (
 // offsets hujson recorded, and leaves every other byte as it was.
 
 func (d *jsonDoc) set(container []string, name string, e []field) ([]byte, int, error) {
-	path := append(slicesClone(container), name)
+	path := append(slices.Clone(container), name)
 	v, n, err := d.walk(container)
 	if err != nil {
 		return nil, 0, err
@@ -200,5 +201,3 @@ func (d *jsonDoc) compact(val any) string {
 	}
 	panic(fmt.Sprintf("installer: cannot render %T", val))
 }
-
-func slicesClone(s []string) []string { return append([]string(nil), s...) }

@@ -56,8 +56,8 @@ type yamlDoc struct {
 
 func (d *yamlDoc) model() (any, error) { return d.m, nil }
 
-// block describes the lines of a container: the line of its key, the
-// first line of each entry, and the line after its last content line.
+// A yamlBlock describes the lines of a container: the line of its key,
+// the first line of each entry, and the line after its last content line.
 type yamlBlock struct {
 	keyLine int // 0-based
 	names   []string
@@ -82,9 +82,6 @@ func (d *yamlDoc) block(container []string) (*yamlBlock, []string, error) {
 		}
 		k, v := kids[i], kids[i+1]
 		b := &yamlBlock{keyLine: k.Line - 1, end: len(lines), indent: "  ", inner: "    "}
-		if d.seq {
-			b.inner = "    "
-		}
 		if i+2 < len(kids) {
 			b.end = kids[i+2].Line - 1
 		}
