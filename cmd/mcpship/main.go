@@ -80,6 +80,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Commands: []*cli.Command{
 			serveCommand(),
 			versionCommand(),
+			initCommand(),
+			removeCommand(),
+			restoreCommand(),
+			listCommand(),
 		},
 	}
 }

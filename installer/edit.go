@@ -1,0 +1,310 @@
+package installer
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Options control how a config file is changed.
+type Options struct {
+	StateDir string           // backups, locks and the ledger; see Env.StateDir
+	DryRun   bool             // work out the change and its diff but write nothing
+	Force    bool             // replace a different server registered under the same name
+	Now      func() time.Time // clock for backup names; time.Now if nil
+}
+
+// A Change reports what was done, or with DryRun would be done, to one file.
+type Change struct {
+	Client string `json:"client"`
+	Scope  Scope  `json:"scope"`
+	File   string `json:"file"`
+	Name   string `json:"name,omitempty"`
+	// Action is "added", "replaced", "unchanged" (already registered),
+	// "removed", "absent" (nothing to remove) or "restored".
+	Action       string `json:"action"`
+	DryRun       bool   `json:"dry_run,omitempty"`
+	Created      bool   `json:"created,omitempty"`       // the file did not exist before
+	Backup       string `json:"backup,omitempty"`        // copy of the file as it was
+	RestoredFrom string `json:"restored_from,omitempty"` // the backup restore wrote back
+	Diff         string `json:"diff,omitempty"`          // unified diff of the change
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+// plan is what an edit function decides.
+type plan struct {
+	out     []byte // new body; nil for no change
+	action  string
+	entry   any // plain value of the new entry; nil when removing
+	created int // container keys created
+	drop    int // container keys to delete if emptied
+	command string
+}
+
+// edit runs one change to t's file under its lock: parse, plan, verify,
+// back up, write atomically, record.
+func (t *Target) edit(o Options, name string, f func(d document, real string) (plan, error)) (*Change, error) {
+	real, err := resolveLinks(t.File)
+	if err != nil {
+		return nil, err
+	}
+	if !o.DryRun {
+		unlock, err := t.lock(o.StateDir, real)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+	}
+	data, existed, err := readFile(real)
+	if err != nil {
+		return nil, err
+	}
+	body := bytes.TrimPrefix(data, bom)
+	lead := data[:len(data)-len(body)]
+	doc, err := t.Client.format.parse(t.File, body)
+	if err != nil {
+		return nil, err
+	}
+	p, err := f(doc, real)
+	if err != nil {
+		return nil, err
+	}
+	ch := &Change{Client: t.Client.Name, Scope: t.Scope, File: t.File, Name: name, Action: p.action, DryRun: o.DryRun, Created: !existed}
+	if p.out == nil {
+		return ch, nil
+	}
+	if err := t.verify(doc, p, name); err != nil {
+		return nil, err
+	}
+	newData := append(bytes.Clone(lead), p.out...)
+	ch.Diff = unifiedDiff(t.File, data, newData)
+	if p.action == "conflict" {
+		return nil, &ConflictError{File: t.File, Name: name, Diff: ch.Diff}
+	}
+	if o.DryRun {
+		return ch, nil
+	}
+	if ch.Backup, err = t.replace(o, real, data, existed, newData); err != nil {
+		return nil, err
+	}
+	{
+		r := record{Time: o.now().UTC(), File: real, Container: t.Container, Name: name, Command: p.command, Created: p.created, Action: "add"}
+		if p.entry == nil {
+			r.Action = "remove"
+		}
+		if err := appendRecord(o.StateDir, r); err != nil {
+			return ch, fmt.Errorf("%s was changed, but recording it in %s failed: %w", t.File, o.StateDir, err)
+		}
+	}
+	return ch, nil
+}
+
+// replace backs up real's old contents, if it existed, and writes data.
+func (t *Target) replace(o Options, real string, old []byte, existed bool, data []byte) (string, error) {
+	var saved string
+	if existed {
+		var err error
+		if saved, err = backup(o.StateDir, real, old, o.now()); err != nil {
+			return "", fmt.Errorf("backing up %s: %w; nothing was written", t.File, err)
+		}
+	}
+	dirMode := fs.FileMode(0o755)
+	if t.Scope != ScopeProject {
+		dirMode = 0o700
+	}
+	return saved, writeAtomic(real, data, old, existed, t.fileMode(), dirMode)
+}
+
+// verify re-parses the new body and checks that it holds the old data
+// with exactly the planned change.
+func (t *Target) verify(old document, p plan, name string) error {
+	bad := func(err error) error {
+		return fmt.Errorf("%s: mcpship's edit failed its own check (%v); nothing was written. Please report this with the file attached", t.File, err)
+	}
+	nd, err := t.Client.format.parse(t.File, p.out)
+	if err != nil {
+		return bad(err)
+	}
+	before, err := old.model()
+	if err != nil {
+		return bad(err)
+	}
+	want, err := applySet(before, t.Container, name, p.entry, p.drop, t.Client.format.list())
+	if err != nil {
+		return bad(err)
+	}
+	got, err := nd.model()
+	if err != nil {
+		return bad(err)
+	}
+	if _, ok := t.Client.format.(tomlFormat); ok {
+		// A table exists in TOML as long as a [container.name] header
+		// does, so an emptied container vanishes with its last entry.
+		got, want = pruneEmpty(got, t.Container), pruneEmpty(want, t.Container)
+	}
+	if !sameModel(got, want) {
+		return bad(fmt.Errorf("the result holds other data than planned"))
+	}
+	return nil
+}
+
+func (t *Target) lock(stateDir, real string) (func(), error) {
+	dir := filepath.Join(stateDir, "locks")
+	if err := ensureDir(dir); err != nil {
+		return nil, err
+	}
+	return lockFile(filepath.Join(dir, fileKey(real)+".lock"))
+}
+
+// fileMode is the mode of a new config file: user files may hold secrets
+// in env, so only the user may read them.
+func (t *Target) fileMode() fs.FileMode {
+	if t.Scope == ScopeProject {
+		return 0o644
+	}
+	return 0o600
+}
+
+func (o Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+// Add registers s in the target's file. The same server again changes
+// nothing; a different one under the same name is a *ConflictError unless
+// o.Force is set.
+func (t *Target) Add(s Server, o Options) (*Change, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return t.edit(o, s.Name, func(d document, real string) (plan, error) {
+		es, err := d.entries(t.Container)
+		if err != nil {
+			return plan{}, err
+		}
+		e := t.Client.shape(s)
+		p := plan{action: "added", entry: plain(e), command: s.Command}
+		for _, x := range es {
+			if x.name == s.Name {
+				if serverOf(x.name, x.value).same(s) {
+					return plan{action: "unchanged"}, nil
+				}
+				p.action = "replaced"
+				if !o.Force {
+					p.action = "conflict"
+				}
+			}
+		}
+		p.out, p.created, err = d.set(t.Container, s.Name, e)
+		return p, err
+	})
+}
+
+// Remove deletes the server name from the target's file. If mcpship
+// created the servers object when it added name and the object is now
+// empty, it is deleted too, so the file is as it was before.
+func (t *Target) Remove(name string, o Options) (*Change, error) {
+	return t.edit(o, name, func(d document, real string) (plan, error) {
+		es, err := d.entries(t.Container)
+		if err != nil {
+			return plan{}, err
+		}
+		for _, x := range es {
+			if x.name == name {
+				p := plan{action: "removed"}
+				if r, ok := lastRecord(o.StateDir, real, t.Container, name); ok && r.Action == "add" {
+					p.drop = r.Created
+				}
+				p.out, err = d.remove(t.Container, name, p.drop)
+				return p, err
+			}
+		}
+		return plan{action: "absent"}, nil
+	})
+}
+
+// Restore writes a backup back over the target's file, after backing up
+// the file as it is. With from empty it restores the newest backup.
+func (t *Target) Restore(from string, o Options) (*Change, error) {
+	if from == "" {
+		bs, err := t.Backups(o.StateDir)
+		if err != nil {
+			return nil, err
+		}
+		if len(bs) == 0 {
+			return nil, fmt.Errorf("%s: no backups in %s; mcpship makes one each time it changes the file", t.File, filepath.Join(o.StateDir, "backups"))
+		}
+		from = bs[0].Path
+	}
+	saved, err := os.ReadFile(from)
+	if err != nil {
+		return nil, fmt.Errorf("reading the backup: %w", err)
+	}
+	real, err := resolveLinks(t.File)
+	if err != nil {
+		return nil, err
+	}
+	ch := &Change{Client: t.Client.Name, Scope: t.Scope, File: t.File, Action: "unchanged", DryRun: o.DryRun, RestoredFrom: from}
+	if !o.DryRun {
+		unlock, err := t.lock(o.StateDir, real)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+	}
+	cur, existed, err := readFile(real)
+	if err != nil || bytes.Equal(cur, saved) {
+		return ch, err
+	}
+	ch.Action, ch.Created = "restored", !existed
+	ch.Diff = unifiedDiff(t.File, cur, saved)
+	if o.DryRun {
+		return ch, nil
+	}
+	ch.Backup, err = t.replace(o, real, cur, existed, saved)
+	return ch, err
+}
+
+// A Registration is a server found in a config file.
+type Registration struct {
+	Server
+	// Ours says mcpship registered it: its command is an mcpship binary,
+	// or mcpship's ledger says mcpship wrote it with this command.
+	Ours bool `json:"ours"`
+}
+
+// Servers reads the servers registered in the target's file. exists says
+// whether the file exists; a missing file has no servers.
+func (t *Target) Servers(stateDir string) (regs []Registration, exists bool, err error) {
+	real, err := resolveLinks(t.File)
+	if err != nil {
+		return nil, false, err
+	}
+	data, exists, err := readFile(real)
+	if err != nil || !exists {
+		return nil, exists, err
+	}
+	d, err := t.Client.format.parse(t.File, bytes.TrimPrefix(data, bom))
+	if err != nil {
+		return nil, true, err
+	}
+	es, err := d.entries(t.Container)
+	if err != nil {
+		return nil, true, err
+	}
+	for _, e := range es {
+		s := serverOf(e.name, e.value)
+		ours := s.IsMcpship()
+		if r, ok := lastRecord(stateDir, real, t.Container, e.name); ok && r.Action == "add" && r.Command == s.Command {
+			ours = true
+		}
+		regs = append(regs, Registration{Server: s, Ours: ours})
+	}
+	return regs, true, nil
+}

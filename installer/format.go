@@ -1,0 +1,81 @@
+package installer
+
+// A format parses one kind of config file. The body it is given has no
+// byte order mark; callers strip and restore it.
+type format interface {
+	parse(file string, body []byte) (document, error)
+	// list says whether containers hold a list of entries with a "name"
+	// (Continue) rather than an object keyed by name.
+	list() bool
+}
+
+// A document is a parsed config file that can be edited by splicing its
+// text, so that every byte outside the edited entry is kept.
+type document interface {
+	// entries returns the entries under the container path, in file order.
+	// A missing container has no entries.
+	entries(container []string) ([]entry, error)
+	// set adds the entry name, or replaces it if present. created is the
+	// number of keys at the end of the container path that had to be
+	// created for it.
+	set(container []string, name string, e []field) (out []byte, created int, err error)
+	// remove deletes the entry name, which must exist. Up to drop keys at
+	// the end of the container path are deleted too if left empty.
+	remove(container []string, name string, drop int) ([]byte, error)
+	// model returns the whole document as plain Go values.
+	model() (any, error)
+}
+
+// An entry is one server entry as found in a file.
+type entry struct {
+	name  string
+	value map[string]any
+}
+
+// eolOf returns the line ending used in b.
+func eolOf(b []byte) string {
+	for i, c := range b {
+		if c == '\n' {
+			if i > 0 && b[i-1] == '\r' {
+				return "\r\n"
+			}
+			return "\n"
+		}
+	}
+	return "\n"
+}
+
+// lineStart returns the offset of the start of the line holding off.
+func lineStart(b []byte, off int) int {
+	for off > 0 && b[off-1] != '\n' {
+		off--
+	}
+	return off
+}
+
+// indentAt returns the whitespace that starts the line holding off, and
+// whether only whitespace precedes off on that line.
+func indentAt(b []byte, off int) (indent string, first bool) {
+	s := lineStart(b, off)
+	e := s
+	for e < len(b) && (b[e] == ' ' || b[e] == '\t') {
+		e++
+	}
+	return string(b[s:e]), e == off
+}
+
+func isSpace(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+func splice(b []byte, start, end int, s string) []byte {
+	out := make([]byte, 0, len(b)-(end-start)+len(s))
+	out = append(out, b[:start]...)
+	out = append(out, s...)
+	return append(out, b[end:]...)
+}

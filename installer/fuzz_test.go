@@ -1,0 +1,88 @@
+package installer
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzJSONEdit checks, for any file the JSON and JSONC editors accept,
+// that adding a server gives a file that parses and holds exactly the old
+// data plus the server, and that removing it gives the original bytes.
+func FuzzJSONEdit(f *testing.F) {
+	for _, in := range jsonInputs {
+		f.Add(in, "mcpship", false)
+		f.Add(in, "my.server", true)
+	}
+	for _, in := range jsoncInputs {
+		f.Add(in, "@org/pkg", true)
+	}
+	f.Add("{\"mcpServers\": {\"a\": {}, \"b\": {}}}", "a", false)
+	f.Add("{\"mcpServers\": {\"a\": {}, /*c*/ \"b\": {\"x\": 1}, // d\n \"c\": {},}}", "z", true)
+	f.Add("{\n  \"mcpServers\": {\n    \"a\": {},\n    // about b\n    \"b\": {} // b\n    ,\"c\": {}\n  }\n}", "z", true)
+	f.Fuzz(func(t *testing.T, in, name string, comments bool) {
+		if (Server{Name: name, Command: "c"}).check() != nil {
+			return // Add refuses such names
+		}
+		fm := jsonFormat{jsonc: comments}
+		d, err := fm.parse("f", []byte(in))
+		if err != nil {
+			return
+		}
+		container := []string{"mcpServers"}
+		es, err := d.entries(container)
+		if err != nil {
+			return // wrong shape: refused
+		}
+		before, err := d.model()
+		if err != nil {
+			t.Fatalf("accepted file has no model: %v", err)
+		}
+		existed := false
+		for _, e := range es {
+			existed = existed || e.name == name
+		}
+		// Removing any existing entry keeps the file parseable and
+		// everything else in it.
+		for _, e := range es {
+			out, err := d.remove(container, e.name, 0)
+			if err != nil {
+				t.Fatalf("remove %q: %v", e.name, err)
+			}
+			d2, err := fm.parse("f", out)
+			if err != nil {
+				t.Fatalf("remove produced an unparseable file: %v\n%q\n%q", err, in, out)
+			}
+			got, _ := d2.model()
+			want, _ := applySet(before, container, e.name, nil, 0, false)
+			if !sameModel(got, want) {
+				t.Fatalf("remove %q changed other data:\n%q\n%q", e.name, in, out)
+			}
+		}
+		out, created, err := d.set(container, name, testEntry)
+		if err != nil {
+			t.Fatalf("set: %v", err)
+		}
+		d2, err := fm.parse("f", out)
+		if err != nil {
+			t.Fatalf("set produced an unparseable file: %v\n%q", err, out)
+		}
+		got, _ := d2.model()
+		want, err := applySet(before, container, name, plain(testEntry), 0, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameModel(got, want) {
+			t.Fatalf("set changed other data:\n%q\n%q", in, out)
+		}
+		if existed {
+			return // a replaced entry cannot be restored by remove
+		}
+		back, err := d2.remove(container, name, created)
+		if err != nil {
+			t.Fatalf("remove: %v", err)
+		}
+		if string(back) != in && strings.TrimSpace(in) != "" {
+			t.Fatalf("remove(set(x)) != x\nx:      %q\nset:    %q\nremove: %q", in, out, back)
+		}
+	})
+}

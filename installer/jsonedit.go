@@ -1,0 +1,203 @@
+package installer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tailscale/hujson"
+)
+
+// jsonFormat edits JSON files. With jsonc, comments and trailing commas
+// are accepted (and kept); without, the file must be strict JSON, since
+// the client reading it would reject anything else.
+//
+// Both are parsed with hujson, which records the byte offsets of every
+// value; edits are splices at those offsets, so no other byte changes.
+type jsonFormat struct{ jsonc bool }
+
+func (f jsonFormat) list() bool { return false }
+
+func (f jsonFormat) parse(file string, body []byte) (document, error) {
+	d := &jsonDoc{file: file, body: body, eol: eolOf(body)}
+	if !utf8.Valid(body) {
+		off := 0
+		for off < len(body) {
+			r, n := utf8.DecodeRune(body[off:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			off += n
+		}
+		return nil, d.errAt(off, "not UTF-8 text (is it a binary file?)")
+	}
+	if isSpace(body) {
+		d.body = []byte("{}" + d.eol)
+		d.blank = true
+	}
+	if !f.jsonc && !d.blank {
+		if err := json.Unmarshal(body, &d.m); err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				off := int(se.Offset) // just after the offending byte
+				if off < len(body) || !strings.Contains(se.Error(), "unexpected end") {
+					off--
+				}
+				return nil, d.errAt(off, "invalid JSON: "+se.Error())
+			}
+			return nil, &FileError{File: file, Msg: "invalid JSON: " + err.Error()}
+		}
+	}
+	v, err := hujson.Parse(d.body)
+	if err != nil {
+		fe := &FileError{File: file, Msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "hujson: ")}
+		if n, _ := fmt.Sscanf(err.Error(), "hujson: line %d, column %d:", &fe.Line, &fe.Col); n == 2 {
+			_, msg, _ := strings.Cut(err.Error(), ": ")
+			_, msg, _ = strings.Cut(msg, ": ")
+			fe.Msg = "invalid JSON: " + msg
+		}
+		return nil, fe
+	}
+	if _, ok := v.Value.(*hujson.Object); !ok {
+		return nil, d.errAt(v.StartOffset, "the top level is not an object")
+	}
+	d.root = v
+	// A file that is just {} gets the usual pretty layout.
+	d.pretty = bytes.ContainsAny(bytes.TrimSpace(d.body), "\n") || len(v.Value.(*hujson.Object).Members) == 0
+	d.unit = indentUnit(d.body)
+	return d, nil
+}
+
+type jsonDoc struct {
+	file   string
+	body   []byte
+	eol    string
+	unit   string // one level of indentation
+	blank  bool   // the file was empty
+	pretty bool   // the file is spread over lines
+	root   hujson.Value
+	m      any // the decoded document, for strict JSON
+}
+
+func (d *jsonDoc) errAt(off int, msg string) error {
+	line, col := lineCol(d.body, off)
+	return &FileError{File: d.file, Line: line, Col: col, Msg: msg}
+}
+
+// indentUnit guesses one level of indentation from the first indented
+// member name in b.
+func indentUnit(b []byte) string {
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		t := bytes.TrimLeft(line, " \t")
+		if len(t) < len(line) && len(t) > 0 && t[0] == '"' {
+			return string(line[:len(line)-len(t)])
+		}
+	}
+	return "  "
+}
+
+// member finds key in obj. It refuses duplicate keys, since clients
+// disagree on which one wins.
+func (d *jsonDoc) member(obj *hujson.Object, key string) (*hujson.ObjectMember, int, error) {
+	found := -1
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		if lit, ok := m.Name.Value.(hujson.Literal); ok && lit.String() == key {
+			if found >= 0 {
+				l1, _ := lineCol(d.body, obj.Members[found].Name.StartOffset)
+				return nil, -1, d.errAt(m.Name.StartOffset, fmt.Sprintf("key %q appears twice (also on line %d)", key, l1))
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return nil, -1, nil
+	}
+	return &obj.Members[found], found, nil
+}
+
+// walk follows path from the root. It returns the deepest object found,
+// how many keys of path it matched, and an error if a key holds something
+// other than an object.
+func (d *jsonDoc) walk(path []string) (*hujson.Value, int, error) {
+	cur := &d.root
+	for i, k := range path {
+		obj := cur.Value.(*hujson.Object)
+		m, _, err := d.member(obj, k)
+		if err != nil {
+			return nil, 0, err
+		}
+		if m == nil {
+			return cur, i, nil
+		}
+		if _, ok := m.Value.Value.(*hujson.Object); !ok {
+			return nil, 0, d.errAt(m.Value.StartOffset, fmt.Sprintf("%q is %s, not an object", k, kindName(m.Value.Value)))
+		}
+		cur = &m.Value
+	}
+	return cur, len(path), nil
+}
+
+func kindName(v hujson.ValueTrimmed) string {
+	switch v.Kind() {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	default:
+		return "a number"
+	}
+}
+
+func (d *jsonDoc) plainValue(v *hujson.Value) (any, error) {
+	raw, err := hujson.Standardize(bytes.Clone(d.body[v.StartOffset:v.EndOffset]))
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	err = json.Unmarshal(raw, &out)
+	return out, err
+}
+
+func (d *jsonDoc) model() (any, error) {
+	if d.m != nil {
+		return d.m, nil
+	}
+	return d.plainValue(&d.root)
+}
+
+func (d *jsonDoc) entries(container []string) ([]entry, error) {
+	v, n, err := d.walk(container)
+	if err != nil || n < len(container) {
+		return nil, err
+	}
+	obj := v.Value.(*hujson.Object)
+	var out []entry
+	seen := make(map[string]int, len(obj.Members))
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		name := m.Name.Value.(hujson.Literal).String()
+		if j, dup := seen[name]; dup {
+			l1, _ := lineCol(d.body, obj.Members[j].Name.StartOffset)
+			return nil, d.errAt(m.Name.StartOffset, fmt.Sprintf("server %q appears twice (also on line %d)", name, l1))
+		}
+		seen[name] = i
+		val, err := d.plainValue(&m.Value)
+		if err != nil {
+			return nil, err
+		}
+		mv, ok := val.(map[string]any)
+		if !ok {
+			return nil, d.errAt(m.Value.StartOffset, fmt.Sprintf("server %q is %s, not an object", name, kindName(m.Value.Value)))
+		}
+		out = append(out, entry{name: name, value: mv})
+	}
+	return out, nil
+}

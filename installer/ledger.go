@@ -1,0 +1,78 @@
+package installer
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// The ledger is mcpship's record of the entries it wrote, one JSON object
+// per line in <state>/registrations.jsonl. It tells list which servers are
+// ours even when their command is not mcpship, and tells remove whether
+// init created the servers object, so that it can delete it again.
+const ledgerName = "registrations.jsonl"
+
+type record struct {
+	Time      time.Time `json:"time"`
+	File      string    `json:"file"` // the config file, links resolved
+	Container []string  `json:"container"`
+	Name      string    `json:"name"`
+	Action    string    `json:"action"` // "add" or "remove"
+	Command   string    `json:"command,omitempty"`
+	Created   int       `json:"created,omitempty"` // container keys init created
+}
+
+// appendRecord adds r to the ledger. A line is written with one write to
+// a file opened for appending, so concurrent writers do not interleave.
+func appendRecord(stateDir string, r record) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(stateDir, ledgerName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// lastRecord returns the newest record for the entry, if any.
+func lastRecord(stateDir, file string, container []string, name string) (record, bool) {
+	f, err := os.Open(filepath.Join(stateDir, ledgerName))
+	if err != nil {
+		return record{}, false
+	}
+	defer f.Close()
+	var last record
+	found := false
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var r record
+		if json.Unmarshal(sc.Bytes(), &r) != nil {
+			continue // a damaged line costs only its own record
+		}
+		if r.File == file && r.Name == name && slices.Equal(r.Container, container) {
+			last, found = r, true
+		}
+	}
+	return last, found
+}
+
+// ensureDir creates the state directory.
+func ensureDir(dir string) error {
+	err := os.MkdirAll(dir, 0o700)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,152 @@
+package installer
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// A Server is a stdio MCP server as a client starts it.
+type Server struct {
+	Name    string            `json:"name"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"` // read from files; never written
+}
+
+// check reports what makes s impossible to write to a config file.
+func (s Server) check() error {
+	if s.Name == "" {
+		return errors.New("the server name is empty")
+	}
+	if s.Command == "" {
+		return errors.New("the server command is empty")
+	}
+	strs := append([]string{s.Name, s.Command}, s.Args...)
+	for k, v := range s.Env {
+		strs = append(strs, k, v)
+	}
+	for _, x := range strs {
+		if !utf8.ValidString(x) {
+			return fmt.Errorf("%q is not valid UTF-8, which config files cannot hold", x)
+		}
+	}
+	return nil
+}
+
+// same reports whether a and b start the same process.
+func (a Server) same(b Server) bool {
+	return a.Command == b.Command && slices.Equal(a.Args, b.Args) &&
+		maps.Equal(a.Env, b.Env) && a.Cwd == b.Cwd
+}
+
+// IsMcpship reports whether the server's command is an mcpship binary.
+func (s Server) IsMcpship() bool {
+	base := strings.ToLower(filepath.Base(strings.ReplaceAll(s.Command, `\`, "/")))
+	return base == "mcpship" || base == "mcpship.exe"
+}
+
+func envFields(env map[string]string) []field {
+	fs := make([]field, 0, len(env))
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		fs = append(fs, field{k, env[k]})
+	}
+	return fs
+}
+
+func args(s Server) []string {
+	if s.Args == nil {
+		return []string{}
+	}
+	return s.Args
+}
+
+// plainShape is {"command", "args", "env"}, the Claude Desktop shape most
+// clients copied.
+func plainShape(s Server) []field {
+	e := []field{{"command", s.Command}, {"args", args(s)}}
+	if len(s.Env) > 0 {
+		e = append(e, field{"env", envFields(s.Env)})
+	}
+	return e
+}
+
+// stdioShape adds "type": "stdio" (Claude Code, VS Code).
+func stdioShape(s Server) []field {
+	return append([]field{{"type", "stdio"}}, plainShape(s)...)
+}
+
+// copilotShape is GitHub Copilot CLI's: type local, and the tools allowed.
+func copilotShape(s Server) []field {
+	return append(append([]field{{"type", "local"}}, plainShape(s)...), field{"tools", []string{"*"}})
+}
+
+// opencodeShape has the command and its arguments in one array.
+func opencodeShape(s Server) []field {
+	e := []field{{"type", "local"}, {"command", append([]string{s.Command}, s.Args...)}}
+	if len(s.Env) > 0 {
+		e = append(e, field{"environment", envFields(s.Env)})
+	}
+	return append(e, field{"enabled", true})
+}
+
+// gooseShape is an entry of Goose's extensions.
+func gooseShape(s Server) []field {
+	return []field{
+		{"name", s.Name}, {"cmd", s.Command}, {"args", args(s)}, {"enabled", true},
+		{"envs", envFields(s.Env)}, {"type", "stdio"}, {"timeout", 300},
+	}
+}
+
+// continueShape is an item of Continue's mcpServers list.
+func continueShape(s Server) []field {
+	return append([]field{{"name", s.Name}}, plainShape(s)...)
+}
+
+// serverOf reads an entry of any client's shape.
+func serverOf(name string, v map[string]any) Server {
+	s := Server{Name: name}
+	str := func(k string) string { x, _ := v[k].(string); return x }
+	list := func(x any) []string {
+		a, _ := x.([]any)
+		out := make([]string, 0, len(a))
+		for _, e := range a {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	switch c := v["command"].(type) {
+	case string:
+		s.Command = c
+	case []any: // opencode
+		if l := list(c); len(l) > 0 {
+			s.Command, s.Args = l[0], l[1:]
+		}
+	}
+	if s.Command == "" {
+		s.Command = str("cmd") // goose
+	}
+	if a, ok := v["args"]; ok {
+		s.Args = list(a)
+	}
+	if s.Args == nil {
+		s.Args = []string{}
+	}
+	for _, k := range []string{"env", "environment", "envs"} {
+		if m, ok := v[k].(map[string]any); ok && len(m) > 0 {
+			s.Env = make(map[string]string, len(m))
+			for k, x := range m {
+				s.Env[k], _ = x.(string)
+			}
+		}
+	}
+	s.Cwd = str("cwd")
+	return s
+}

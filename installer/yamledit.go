@@ -1,0 +1,287 @@
+package installer
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// yamlFormat edits YAML files (Goose, Continue) by text. The parser is
+// used only to find the lines of the container and its entries; entries
+// are inserted and deleted as whole lines, so comments, anchors and the
+// style of everything else stay as they were. Every result is re-parsed.
+//
+// With seq, the container is a list of mappings named by their "name"
+// key (Continue's mcpServers); otherwise a mapping keyed by name (Goose's
+// extensions).
+type yamlFormat struct{ seq bool }
+
+func (f yamlFormat) list() bool { return f.seq }
+
+func (f yamlFormat) parse(file string, body []byte) (document, error) {
+	d := &yamlDoc{file: file, body: body, eol: eolOf(body), seq: f.seq}
+	var root yaml.Node
+	if err := yaml.Unmarshal(body, &root); err != nil {
+		fe := &FileError{File: file, Msg: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+		if n, _ := fmt.Sscanf(err.Error(), "yaml: line %d:", &fe.Line); n == 1 {
+			_, fe.Msg, _ = strings.Cut(fe.Msg, ": ")
+			fe.Msg = "invalid YAML: " + fe.Msg
+		}
+		return nil, fe
+	}
+	if len(root.Content) > 0 {
+		top := root.Content[0]
+		if top.Kind != yaml.MappingNode {
+			return nil, &FileError{File: file, Line: top.Line, Col: top.Column, Msg: "the top level is not a mapping"}
+		}
+		d.top = top
+	}
+	if err := yaml.Unmarshal(body, &d.m); err != nil {
+		return nil, &FileError{File: file, Msg: "invalid YAML: " + err.Error()}
+	}
+	return d, nil
+}
+
+type yamlDoc struct {
+	file string
+	body []byte
+	eol  string
+	seq  bool
+	top  *yaml.Node // the top-level mapping, nil in an empty file
+	m    any
+}
+
+func (d *yamlDoc) model() (any, error) { return d.m, nil }
+
+// A yamlBlock describes the lines of a container: the line of its key,
+// the first line of each entry, and the line after its last content line.
+type yamlBlock struct {
+	keyLine int // 0-based
+	names   []string
+	starts  []int
+	end     int
+	indent  string // before each entry's key (or dash)
+	inner   string // before the fields of an entry
+}
+
+func (d *yamlDoc) block(container []string) (*yamlBlock, []string, error) {
+	if len(container) != 1 {
+		panic("installer: YAML containers are top-level keys")
+	}
+	lines := splitLines(d.body)
+	if d.top == nil {
+		return nil, lines, nil
+	}
+	kids := d.top.Content
+	for i := 0; i+1 < len(kids); i += 2 {
+		if kids[i].Value != container[0] {
+			continue
+		}
+		k, v := kids[i], kids[i+1]
+		b := &yamlBlock{keyLine: k.Line - 1, end: len(lines), indent: "  ", inner: "    "}
+		if i+2 < len(kids) {
+			b.end = kids[i+2].Line - 1
+		}
+		for b.end > b.keyLine+1 && isBlankOrComment(lines[b.end-1]) {
+			b.end--
+		}
+		want, kind := yaml.MappingNode, "a mapping"
+		if d.seq {
+			want, kind = yaml.SequenceNode, "a list"
+		}
+		switch {
+		case v.Kind == yaml.ScalarNode && v.Tag == "!!null" && v.Line == k.Line && strings.TrimSpace(v.Value) == "":
+			return b, lines, nil // "key:" with nothing under it
+		case v.Kind != want:
+			return nil, nil, &FileError{File: d.file, Line: v.Line, Col: v.Column, Msg: fmt.Sprintf("%q is not %s", container[0], kind)}
+		case v.Style&yaml.FlowStyle != 0 || v.Line == k.Line:
+			return nil, nil, &FileError{File: d.file, Line: v.Line, Col: v.Column, Msg: fmt.Sprintf("%q is written in flow style on one line; mcpship edits only block style", container[0])}
+		}
+		if d.seq {
+			for _, item := range v.Content {
+				if item.Kind != yaml.MappingNode {
+					return nil, nil, &FileError{File: d.file, Line: item.Line, Col: item.Column, Msg: "a server in the list is not a mapping"}
+				}
+				start := item.Line - 1
+				for start > b.keyLine && !strings.HasPrefix(strings.TrimSpace(lines[start]), "-") {
+					start--
+				}
+				b.names = append(b.names, yamlName(item))
+				b.starts = append(b.starts, start)
+				if len(b.starts) == 1 {
+					b.indent = lines[start][:len(lines[start])-len(strings.TrimLeft(lines[start], " "))]
+					b.inner = strings.Repeat(" ", item.Column-1)
+				}
+			}
+			return b, lines, nil
+		}
+		for j := 0; j+1 < len(v.Content); j += 2 {
+			ek, ev := v.Content[j], v.Content[j+1]
+			b.names = append(b.names, ek.Value)
+			b.starts = append(b.starts, ek.Line-1)
+			if j == 0 {
+				b.indent = strings.Repeat(" ", ek.Column-1)
+				if ev.Kind == yaml.MappingNode && len(ev.Content) > 0 && ev.Line > ek.Line {
+					b.inner = strings.Repeat(" ", ev.Content[0].Column-1)
+				} else {
+					b.inner = b.indent + "  "
+				}
+			}
+		}
+		return b, lines, nil
+	}
+	return nil, lines, nil
+}
+
+func yamlName(item *yaml.Node) string {
+	for i := 0; i+1 < len(item.Content); i += 2 {
+		if item.Content[i].Value == "name" {
+			return item.Content[i+1].Value
+		}
+	}
+	return ""
+}
+
+func (d *yamlDoc) entries(container []string) ([]entry, error) {
+	b, _, err := d.block(container)
+	if err != nil || b == nil {
+		return nil, err
+	}
+	var out []entry
+	top, _ := d.m.(map[string]any)
+	switch c := top[container[0]].(type) {
+	case []any:
+		for _, item := range c {
+			m, _ := item.(map[string]any)
+			name, _ := m["name"].(string)
+			out = append(out, entry{name: name, value: m})
+		}
+	case map[string]any:
+		for _, name := range b.names {
+			m, ok := c[name].(map[string]any)
+			if !ok {
+				return nil, &FileError{File: d.file, Msg: fmt.Sprintf("server %q is not a mapping", name)}
+			}
+			out = append(out, entry{name: name, value: m})
+		}
+	}
+	return out, nil
+}
+
+func (d *yamlDoc) set(container []string, name string, e []field) ([]byte, int, error) {
+	b, lines, err := d.block(container)
+	if err != nil {
+		return nil, 0, err
+	}
+	if b == nil { // append the container at the end
+		out := string(d.body)
+		if len(out) > 0 && !strings.HasSuffix(out, "\n") {
+			out += d.eol
+		}
+		out += yamlKey(container[0]) + ":" + d.eol + d.render(name, e, "  ", "    ")
+		return []byte(out), 1, nil
+	}
+	text := d.render(name, e, b.indent, b.inner)
+	for i, n := range b.names {
+		if n == name { // replace the entry's lines
+			end := b.end
+			if i+1 < len(b.starts) {
+				end = b.starts[i+1]
+			}
+			return join(lines[:b.starts[i]], text, lines[end:]), 0, nil
+		}
+	}
+	at := b.end
+	if len(b.names) == 0 {
+		at = b.keyLine + 1
+	}
+	return join(lines[:at], text, lines[at:]), 0, nil
+}
+
+func (d *yamlDoc) remove(container []string, name string, drop int) ([]byte, error) {
+	b, lines, err := d.block(container)
+	if err != nil {
+		return nil, err
+	}
+	for i, n := range b.names {
+		if n != name {
+			continue
+		}
+		start, end := b.starts[i], b.end
+		if i+1 < len(b.starts) {
+			end = b.starts[i+1]
+		}
+		if drop > 0 && len(b.names) == 1 && start == b.keyLine+1 {
+			start = b.keyLine
+		}
+		return join(lines[:start], "", lines[end:]), nil
+	}
+	return nil, fmt.Errorf("%s: no server named %q", d.file, name)
+}
+
+func join(before []string, mid string, after []string) []byte {
+	return []byte(strings.Join(before, "") + mid + strings.Join(after, ""))
+}
+
+// render writes one entry: under a mapping as "name:" with the fields
+// below it, in a list as "- " followed by the fields.
+func (d *yamlDoc) render(name string, e []field, indent, inner string) string {
+	var sb strings.Builder
+	if d.seq {
+		for i, f := range e {
+			if i == 0 {
+				sb.WriteString(indent + "- ")
+				inner = indent + "  "
+			} else {
+				sb.WriteString(inner)
+			}
+			sb.WriteString(yamlKey(f.key) + ": " + yamlValue(f.val) + d.eol)
+		}
+		return sb.String()
+	}
+	sb.WriteString(indent + yamlKey(name) + ":" + d.eol)
+	for _, f := range e {
+		sb.WriteString(inner + yamlKey(f.key) + ": " + yamlValue(f.val) + d.eol)
+	}
+	return sb.String()
+}
+
+var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+func yamlKey(k string) string {
+	switch strings.ToLower(k) {
+	case "y", "n", "yes", "no", "on", "off", "true", "false", "null":
+		return quoteJSON(k)
+	}
+	if plainKey.MatchString(k) {
+		return k
+	}
+	return quoteJSON(k)
+}
+
+func yamlValue(v any) string {
+	switch v := v.(type) {
+	case string:
+		return quoteJSON(v)
+	case bool:
+		return strconv.FormatBool(v)
+	case int:
+		return strconv.Itoa(v)
+	case []string:
+		parts := make([]string, len(v))
+		for i, s := range v {
+			parts[i] = quoteJSON(s)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case []field:
+		parts := make([]string, len(v))
+		for i, f := range v {
+			parts[i] = quoteJSON(f.key) + ": " + yamlValue(f.val)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	panic(fmt.Sprintf("installer: cannot render %T as YAML", v))
+}

@@ -1,0 +1,231 @@
+package tests
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// sandbox is a temporary home and project directory for running mcpship.
+type sandbox struct {
+	home, proj string
+}
+
+func newSandbox(t *testing.T) sandbox {
+	t.Helper()
+	root := t.TempDir()
+	s := sandbox{home: filepath.Join(root, "home"), proj: filepath.Join(root, "proj")}
+	for _, d := range []string{s.home, s.proj} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+func (s sandbox) cmd(args ...string) *exec.Cmd {
+	c := exec.Command(binPath, args...)
+	c.Dir = s.proj
+	c.Env = []string{"HOME=" + s.home, "XDG_CONFIG_HOME=" + filepath.Join(s.home, ".config"), "PATH=" + os.Getenv("PATH")}
+	return c
+}
+
+func (s sandbox) run(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := s.cmd(args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("mcpship %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// TestConcurrentInit starts 16 mcpship processes at once, each adding a
+// different server to the same files; every one must land.
+func TestConcurrentInit(t *testing.T) {
+	const n = 16
+	for _, client := range []string{"claude-code", "codex", "zed"} {
+		t.Run(client, func(t *testing.T) {
+			s := newSandbox(t)
+			scope := "project"
+			var wg sync.WaitGroup
+			errs := make([]error, n)
+			outs := make([][]byte, n)
+			start := make(chan struct{})
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					c := s.cmd("init", "--client", client, "--scope", scope, "--name", fmt.Sprintf("server%02d", i), "--command", "/opt/mcpship")
+					<-start
+					outs[i], errs[i] = c.CombinedOutput()
+				}()
+			}
+			close(start)
+			wg.Wait()
+			for i, err := range errs {
+				if err != nil {
+					t.Errorf("process %d: %v\n%s", i, err, outs[i])
+				}
+			}
+			var listed []struct {
+				Client, Scope string
+				Servers       []struct{ Name string }
+			}
+			if err := json.Unmarshal([]byte(s.run(t, "list", "--json")), &listed); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]bool{}
+			for _, r := range listed {
+				if r.Client == client && r.Scope == scope {
+					for _, sv := range r.Servers {
+						got[sv.Name] = true
+					}
+				}
+			}
+			for i := range n {
+				if name := fmt.Sprintf("server%02d", i); !got[name] {
+					t.Errorf("%s is missing after concurrent inits (have %v)", name, got)
+				}
+			}
+		})
+	}
+}
+
+// Original files for the byte-for-byte round trips, by format. KEY is
+// replaced by the client's servers key.
+var seeds = map[string]string{
+	"JSON":  "\ufeff{\r\n    \"numStartups\": 7,\r\n    \"KEY\": {\r\n        \"other\": {\r\n            \"command\": \"npx\",\r\n            \"args\": [\"-y\", \"x\"],\r\n            \"disabled\": true\r\n        }\r\n    },\r\n    \"tips\": {\"a\": [1, 2.50]}\r\n}\r\n",
+	"JSONC": "\ufeff// settings\r\n{\r\n  \"theme\": \"dark\", /* keep */\r\n  \"KEY\": {\r\n    // \"old\": {\"command\": \"x\"},\r\n    \"other\": {\r\n      \"command\": \"x\", // trailing\r\n    },\r\n  },\r\n}\r\n",
+	"TOML":  "# Codex\r\nmodel = \"o3\"\r\n\r\n[mcp_servers.other]\r\ncommand = \"npx\"\r\nfuture_unknown_key = 1\r\n\r\n[mcp_servers.other.tools.search]\r\nenabled = false\r\n",
+	"YAML":  "# goose\nGOOSE_PROVIDER: openai\nextensions:\n  other:\n    enabled: true # builtin\n    type: builtin\nGOOSE_MODEL: gpt-4o\n",
+	"YAMLL": "name: My Assistant\nmcpServers:\n  - name: other\n    command: npx\n    args: [\"-y\", \"x\"]\nmodels: []\n",
+	"none":  "",
+}
+
+// TestRoundTripBytes registers and removes a server for every client and
+// scope, in files that existed (with comments, BOM, CRLF where the format
+// allows) and in files that did not; files that existed must come back
+// byte for byte.
+func TestRoundTripBytes(t *testing.T) {
+	s := newSandbox(t)
+	var listed []struct {
+		Client, Scope, File string
+	}
+	if err := json.Unmarshal([]byte(s.run(t, "list", "--json")), &listed); err != nil {
+		t.Fatal(err)
+	}
+	formats := map[string]string{
+		"codex": "TOML", "goose": "YAML", "continue": "YAMLL",
+		"vscode": "JSONC", "zed": "JSONC", "gemini": "JSONC", "opencode": "JSONC",
+	}
+	keys := map[string]string{"vscode": "servers", "zed": "context_servers", "opencode": "mcp"}
+	for _, r := range listed {
+		format := formats[r.Client]
+		if format == "" {
+			format = "JSON"
+		}
+		key := keys[r.Client]
+		if key == "" {
+			key = "mcpServers"
+		}
+		for _, seed := range []string{format, "none"} {
+			orig := strings.ReplaceAll(seeds[seed], "KEY", key)
+			if seed == "none" {
+				os.Remove(r.File)
+			} else {
+				if r.Client == "claude-code" && r.Scope == "local" {
+					orig = strings.Replace(orig, `"numStartups": 7,`, `"projects": {"/elsewhere": {"mcpServers": {}}},`, 1)
+				}
+				if err := os.MkdirAll(filepath.Dir(r.File), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(r.File, []byte(orig), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			args := []string{"--client", r.Client, "--scope", r.Scope, "--name", "my.server"}
+			s.run(t, append([]string{"init", "--command", "/opt/mcpship", "--env", "TOKEN=a,b"}, args...)...)
+			added, err := os.ReadFile(r.File)
+			if err != nil {
+				t.Fatalf("%s %s: %v", r.Client, r.Scope, err)
+			}
+			if !strings.Contains(string(added), "/opt/mcpship") {
+				t.Errorf("%s %s: entry not written:\n%s", r.Client, r.Scope, added)
+			}
+			if seed != "none" && !strings.Contains(string(added), "other") {
+				t.Errorf("%s %s: other server lost:\n%s", r.Client, r.Scope, added)
+			}
+			s.run(t, append([]string{"remove"}, args...)...)
+			back, err := os.ReadFile(r.File)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if seed != "none" && string(back) != orig {
+				t.Errorf("%s %s: init+remove changed the file\n--- before\n%q\n--- after\n%q", r.Client, r.Scope, orig, back)
+			}
+			os.Remove(r.File)
+		}
+	}
+}
+
+// TestInitLargeConfig times init and remove in a 1 MiB ~/.claude.json
+// with 1,000 servers, and checks the rest of the file is kept.
+func TestInitLargeConfig(t *testing.T) {
+	s := newSandbox(t)
+	var b strings.Builder
+	b.WriteString("{\n  \"mcpServers\": {\n")
+	for i := range 1000 {
+		fmt.Fprintf(&b, "    \"srv%04d\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"@scope/server-%d\"],\n      \"env\": {\"PAD\": %q}\n    },\n", i, i, strings.Repeat("x", 800))
+	}
+	b.WriteString("    \"last\": {\"command\": \"x\"}\n  }\n}\n")
+	file := filepath.Join(s.home, ".claude.json")
+	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	s.run(t, "init", "--scope", "user", "--command", "/opt/mcpship")
+	added := time.Since(start)
+	start = time.Now()
+	s.run(t, "remove", "--scope", "user")
+	removed := time.Since(start)
+	t.Logf("%d KiB, 1001 servers: init %v, remove %v", b.Len()>>10, added, removed)
+	if got, _ := os.ReadFile(file); string(got) != b.String() {
+		t.Error("init+remove changed the large file")
+	}
+}
+
+// TestExitCodes checks that command-line mistakes exit 64 and refused
+// files exit 1.
+func TestExitCodes(t *testing.T) {
+	s := newSandbox(t)
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"init", "--client", "nosuch"}, 64},
+		{[]string{"init", "--client", "windsurf", "--scope", "project"}, 64},
+		{[]string{"init", "--env", "NOEQUALS"}, 64},
+		{[]string{"list", "extra"}, 64},
+	} {
+		err := s.cmd(c.args...).Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != c.code {
+			t.Errorf("mcpship %s: %v, want exit status %d", strings.Join(c.args, " "), err, c.code)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(s.proj, ".mcp.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := s.cmd("init").Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("init into a broken file: %v, want exit status 1", err)
+	}
+}
