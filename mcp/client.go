@@ -24,6 +24,10 @@ type ClientOptions struct {
 	// OnNotification, when set, receives every notification the server
 	// sends, on the client's reading goroutine.
 	OnNotification func(method string, params json.RawMessage)
+	// Strict ends the connection with an error when the server writes a
+	// line that is not a JSON-RPC message, as strict clients do; otherwise
+	// such lines are skipped.
+	Strict bool
 	// TerminateTimeout is how long Close waits for a started command to
 	// exit after closing its input, and again after SIGTERM, before
 	// killing it. Default 2s.
@@ -90,6 +94,10 @@ func StartCommand(cmd *exec.Cmd, opts *ClientOptions) (*Client, error) {
 		t = &tail{max: 4 << 10}
 		cmd.Stderr = t
 	}
+	if cmd.WaitDelay == 0 {
+		// Do not wait forever for a grandchild that inherited stderr.
+		cmd.WaitDelay = time.Second
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -126,8 +134,12 @@ func (c *Client) readLoop(r io.Reader) {
 			break
 		}
 		var m message
-		if json.Unmarshal(line, &m) != nil {
-			continue // not ours to fix; a strict client would give up here
+		if json.Unmarshal(line, &m) != nil || m.JSONRPC != "2.0" {
+			if c.opts.Strict {
+				err = fmt.Errorf("mcp: the server wrote a line that is not a JSON-RPC message: %.100q", line)
+				break
+			}
+			continue
 		}
 		if m.Method != "" {
 			if m.ID == nil && c.opts.OnNotification != nil {

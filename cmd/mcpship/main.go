@@ -84,6 +84,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			removeCommand(),
 			restoreCommand(),
 			listCommand(),
+			doctorCommand(),
 		},
 	}
 }

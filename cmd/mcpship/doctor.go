@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpship/mcpship/installer"
+)
+
+func doctorCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "doctor",
+		Usage: "start every registered MCP server and check that it answers",
+		Description: "For each stdio server in the assistants' config files, starts it with its environment,\n" +
+			"performs the MCP handshake and tools/list within --timeout, in parallel, and reports\n" +
+			"ok or why not: not found, exited, timed out, protocol error (with the end of its stderr).\n" +
+			"Exits 1 when any server fails.",
+		ArgsUsage: " ",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "client", Usage: "only these assistants, comma-separated (default: all)"},
+			&cli.StringFlag{Name: "scope", Usage: "only this scope: project, user or local (default: all)"},
+			&cli.StringFlag{Name: "name", Usage: "only the server with this name"},
+			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "time each server has to answer"},
+			&cli.IntFlag{Name: "parallel", Value: 4, Usage: "servers checked at once"},
+		}, commonFlags()...),
+		OnUsageError: commandUsageError,
+		Action:       runDoctor,
+	}
+}
+
+// checked is one server checked by doctor.
+type checked struct {
+	Client string           `json:"client"`
+	Scope  installer.Scope  `json:"scope"`
+	File   string           `json:"file"`
+	Server installer.Server `json:"server"`
+	installer.Health
+}
+
+func runDoctor(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("doctor takes no arguments, got %q", c.Args().First())
+	}
+	if c.Duration("timeout") <= 0 || c.Int("parallel") < 1 {
+		return usagef("--timeout and --parallel must be positive")
+	}
+	clients := installer.Clients()
+	if names := c.String("client"); names != "" {
+		clients = nil
+		for _, n := range strings.Split(names, ",") {
+			cl, err := installer.LookupClient(strings.TrimSpace(n))
+			if err != nil {
+				return usageError{err.Error()}
+			}
+			clients = append(clients, cl)
+		}
+	}
+	scope := installer.Scope(c.String("scope"))
+	switch scope {
+	case "", installer.ScopeProject, installer.ScopeUser, installer.ScopeLocal:
+	default:
+		return usagef("unknown --scope %q: use project, user or local", scope)
+	}
+	env, err := installer.OSEnv(c.String("project"))
+	if err != nil {
+		return err
+	}
+	state, err := env.StateDir()
+	if err != nil {
+		return err
+	}
+	var rows []*checked
+	unreadable := 0
+	for _, cl := range clients {
+		for _, s := range cl.Scopes() {
+			if scope != "" && s != scope {
+				continue
+			}
+			t, err := cl.Target(env, s)
+			if err != nil {
+				continue // this scope does not exist on this OS
+			}
+			regs, _, err := t.Servers(state)
+			if err != nil {
+				fmt.Fprintf(c.App.ErrWriter, "mcpship: %v\n", err)
+				unreadable++
+				continue
+			}
+			for _, r := range regs {
+				if n := c.String("name"); n != "" && r.Name != n {
+					continue
+				}
+				rows = append(rows, &checked{Client: cl.Name, Scope: s, File: t.File, Server: r.Server})
+			}
+		}
+	}
+
+	sem := make(chan struct{}, c.Int("parallel"))
+	var wg sync.WaitGroup
+	for _, r := range rows {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r.Health = installer.Check(c.Context, r.Server, env.ProjectDir, c.Duration("timeout"))
+		}()
+	}
+	wg.Wait()
+
+	failed := 0
+	for _, r := range rows {
+		if !r.OK {
+			failed++
+		}
+	}
+	w := c.App.Writer
+	if c.Bool("json") {
+		if rows == nil {
+			rows = []*checked{}
+		}
+		if err := printJSON(w, rows); err != nil {
+			return err
+		}
+	} else {
+		printDoctor(c, rows)
+	}
+	switch {
+	case failed > 0:
+		return fmt.Errorf("%d of %s failed the check", failed, plural(len(rows), "server"))
+	case unreadable > 0:
+		return fmt.Errorf("%s could not be read", plural(unreadable, "config file"))
+	}
+	return nil
+}
+
+func printDoctor(c *cli.Context, rows []*checked) {
+	w := c.App.Writer
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "No MCP servers are registered here. Register one with 'mcpship init'.")
+		return
+	}
+	file := ""
+	for _, r := range rows {
+		if r.File != file {
+			file = r.File
+			fmt.Fprintf(w, "%s %s: %s\n", r.Client, r.Scope, r.File)
+		}
+		if r.OK {
+			fmt.Fprintf(w, "  ok      %s: %s %s, protocol %s, %s, %d ms\n", r.Server.Name, r.ServerName, r.ServerVersion,
+				r.ProtocolVersion, plural(r.Tools, "tool"), r.Millis)
+			continue
+		}
+		fmt.Fprintf(w, "  FAILED  %s: %s: %s\n", r.Server.Name, r.Problem, r.Detail)
+		fmt.Fprintf(w, "          command: %s\n", commandLine(r.Server))
+		if r.Stderr != "" {
+			for _, line := range lastLines(r.Stderr, 5) {
+				fmt.Fprintf(w, "          stderr: %s\n", line)
+			}
+		}
+	}
+	ok := 0
+	for _, r := range rows {
+		if r.OK {
+			ok++
+		}
+	}
+	fmt.Fprintf(w, "%s checked: %d ok, %d failed\n", plural(len(rows), "server"), ok, len(rows)-ok)
+}
+
+func lastLines(s string, n int) []string {
+	lines := strings.Split(s, "\n")
+	return lines[max(0, len(lines)-n):]
+}

@@ -1,0 +1,100 @@
+package installer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// Health is the outcome of checking one registered server: whether it
+// starts and answers an MCP handshake and tools/list.
+type Health struct {
+	OK bool `json:"ok"`
+	// Problem is "", "not found", "exited", "timed out" or "protocol error".
+	Problem         string `json:"problem,omitempty"`
+	Detail          string `json:"detail,omitempty"` // what went wrong, for people
+	Stderr          string `json:"stderr,omitempty"` // the end of the server's stderr on failure
+	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	ServerName      string `json:"serverName,omitempty"`
+	ServerVersion   string `json:"serverVersion,omitempty"`
+	Tools           int    `json:"tools"`
+	Millis          int64  `json:"ms"` // from start to the tools/list answer, or to the failure
+}
+
+// Check starts s as its client would (its command, arguments and
+// environment on top of this process's, in dir when s names no directory),
+// performs the MCP handshake and lists its tools, all within timeout, then
+// stops it.
+func Check(ctx context.Context, s Server, dir string, timeout time.Duration) Health {
+	start := time.Now()
+	h := check(ctx, s, dir, timeout)
+	h.Millis = time.Since(start).Milliseconds()
+	return h
+}
+
+func check(ctx context.Context, s Server, dir string, timeout time.Duration) (h Health) {
+	if s.Command == "" {
+		return Health{Problem: "not found", Detail: "the entry has no command (a remote server? only stdio servers can be checked)"}
+	}
+	cmd := exec.Command(s.Command, s.Args...)
+	cmd.Dir = dir
+	if s.Cwd != "" {
+		cmd.Dir = s.Cwd
+	}
+	cmd.Env = os.Environ()
+	for k, v := range s.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	c, err := mcp.StartCommand(cmd, &mcp.ClientOptions{
+		Info:             mcp.Implementation{Name: "mcpship-doctor", Version: "1"},
+		TerminateTimeout: time.Second,
+		Strict:           true,
+	})
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+			return Health{Problem: "not found", Detail: fmt.Sprintf("cannot start %q: %v; is it installed, and on the PATH the assistant uses?", s.Command, err)}
+		}
+		return Health{Problem: "not found", Detail: fmt.Sprintf("cannot start %q: %v", s.Command, err)}
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	defer func() {
+		exitErr := c.Close()
+		if !h.OK {
+			h.Stderr = strings.TrimSpace(c.Stderr())
+			if h.Problem == "exited" && exitErr != nil {
+				h.Detail += " (" + exitErr.Error() + ")"
+			}
+		}
+	}()
+	fail := func(step string, err error) Health {
+		var rpcErr *mcp.Error
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			return Health{Problem: "timed out", Detail: fmt.Sprintf("no answer to %s within %v", step, timeout)}
+		case errors.As(err, &rpcErr):
+			return Health{Problem: "protocol error", Detail: fmt.Sprintf("%s: %v", step, err)}
+		case errors.Is(err, syscall.EPIPE) || strings.Contains(err.Error(), "closed its output"):
+			return Health{Problem: "exited", Detail: fmt.Sprintf("the server stopped before answering %s", step)}
+		}
+		return Health{Problem: "protocol error", Detail: strings.TrimPrefix(err.Error(), "mcp: ")}
+	}
+	init, err := c.Initialize(ctx, "")
+	if err != nil {
+		return fail("initialize", err)
+	}
+	tools, err := c.ListTools(ctx)
+	if err != nil {
+		return fail("tools/list", err)
+	}
+	return Health{OK: true, ProtocolVersion: init.ProtocolVersion, ServerName: init.ServerInfo.Name,
+		ServerVersion: init.ServerInfo.Version, Tools: len(tools)}
+}
