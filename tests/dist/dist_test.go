@@ -80,13 +80,12 @@ func tool(t *testing.T, name string) string {
 	if p, err := exec.LookPath(name); err == nil {
 		return p
 	}
-	msg := fmt.Sprintf("\n\n*** SKIPPED %s: %s is not on PATH or in %s.\n"+
-		"*** Run 'sh scripts/install-tools.sh' to install it; this test did not run. ***\n",
-		t.Name(), name, filepath.Join(cache, "tools"))
+	missing := fmt.Sprintf("%s is not on PATH or in %s; run 'sh scripts/install-tools.sh' to install it",
+		name, filepath.Join(cache, "tools"))
 	if os.Getenv("MCPSHIP_DIST_TOOLS") == "require" {
-		t.Fatal(msg + "*** MCPSHIP_DIST_TOOLS=require makes that a failure. ***")
+		t.Fatalf("%s (MCPSHIP_DIST_TOOLS=require)", missing)
 	}
-	t.Skip(msg)
+	t.Skipf("\n\n*** SKIPPED %s: %s.\n*** This test did not run. ***\n", t.Name(), missing)
 	return ""
 }
 

@@ -27,12 +27,23 @@ type posixShell struct {
 	path string   // a directory of symlinks to the commands on its PATH
 }
 
-// dashShell runs install.sh with dash and a PATH of symlinks to the system's
-// curl and the coreutils it needs: nothing else, so no stray cosign.
+// dashShell runs install.sh with dash and a PATH of symlinks to the
+// system's curl and the commands install.sh needs: nothing else, so no stray
+// cosign.
 func dashShell(t *testing.T) posixShell {
-	dash := tool(t, "dash")
+	return posixShell{argv: []string{tool(t, "dash")}, path: systemPath(t, "curl")}
+}
+
+// bashShell runs install.sh with bash, downloading with GNU wget.
+func bashShell(t *testing.T) posixShell {
+	return posixShell{argv: []string{tool(t, "bash")}, path: systemPath(t, "wget")}
+}
+
+// systemPath returns a directory of symlinks to the system's downloader
+// (curl or wget) and the other commands install.sh needs.
+func systemPath(t *testing.T, downloader string) string {
 	dir := t.TempDir()
-	for _, name := range []string{"uname", "curl", "awk", "sed", "tr", "mktemp", "tar", "gzip", "cp", "chmod", "mv", "mkdir", "rm", "sha256sum", "cat"} {
+	for _, name := range []string{downloader, "uname", "awk", "sed", "tr", "mktemp", "tar", "gzip", "cp", "chmod", "mv", "mkdir", "rm", "sha256sum", "cat"} {
 		p, err := exec.LookPath(name)
 		if err != nil {
 			t.Skipf("%s is not installed: %v", name, err)
@@ -41,7 +52,7 @@ func dashShell(t *testing.T) posixShell {
 			t.Fatal(err)
 		}
 	}
-	return posixShell{argv: []string{dash}, path: dir}
+	return dir
 }
 
 // busyboxShell runs install.sh with busybox sh and only busybox's applets on
@@ -220,7 +231,7 @@ func setChecksum(f *fakeReleases, archive string, content []byte) {
 }
 
 func TestInstallScript(t *testing.T) {
-	for name, newShell := range map[string]func(*testing.T) posixShell{"dash": dashShell, "busybox": busyboxShell} {
+	for name, newShell := range map[string]func(*testing.T) posixShell{"dash": dashShell, "busybox": busyboxShell, "bash": bashShell} {
 		t.Run(name, func(t *testing.T) {
 			sh := newShell(t)
 			testInstallScript(t, sh)
