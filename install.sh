@@ -87,6 +87,13 @@ resolve_latest() {
 	esac
 	tag=${url##*/tag/}
 	tag=${tag%%[?#]*}
+	case $tag in
+	v[0-9]*) ;;
+	*) return 1 ;;
+	esac
+	case $tag in
+	*[!0-9A-Za-z.+-]*) return 1 ;;
+	esac
 	printf '%s\n' "$tag"
 }
 
@@ -128,12 +135,14 @@ verify_signature() {
 	fetch "$download/$bundle" "$tmp/$bundle" ||
 		die "could not download $download/$bundle; without it cosign cannot verify the release; nothing was installed"
 	escaped_tag=$(printf '%s' "$tag" | sed 's/[.+]/\\&/g')
-	cosign verify-blob \
+	if ! out=$(cosign verify-blob \
 		--bundle "$tmp/$bundle" \
 		--certificate-identity-regexp "^https://github\\.com/mcpship/mcpship/\\.github/workflows/.+@refs/tags/$escaped_tag\$" \
 		--certificate-oidc-issuer https://token.actions.githubusercontent.com \
-		"$tmp/checksums.txt" >/dev/null 2>&1 ||
-		die "cosign could not verify the signature of checksums.txt for $tag; the release may have been tampered with; nothing was installed"
+		"$tmp/checksums.txt" 2>&1); then
+		printf '%s\n' "$out" >&2
+		die "cosign could not verify the signature of checksums.txt for $tag (output above); the release may have been tampered with; nothing was installed"
+	fi
 	say "signature OK (cosign, checksums.txt)"
 }
 
@@ -239,6 +248,7 @@ main() {
 	mkdir -p "$dir" 2>/dev/null || die "could not create $dir; choose another directory with -b DIR"
 	[ -w "$dir" ] ||
 		die "cannot write to $dir; choose a directory you own with -b DIR, or run the script with sudo yourself: ... | sudo sh -s -- -b $dir"
+	[ ! -d "$dir/mcpship" ] || die "$dir/mcpship is a directory; move it away or choose another directory with -b DIR"
 	# Copy next to the target, then rename: the rename is atomic, so the old
 	# binary stays whole until the new one replaces it, even while it runs.
 	staged=$dir/.mcpship.install.$$

@@ -312,6 +312,7 @@ func testInstallScript(t *testing.T, sh posixShell) {
 			setChecksum(f, archive, cut) // the checksum passes; unpacking must not
 		}}, "could not unpack mcpship from " + archive},
 		{"no latest release", installRun{setup: func(f *fakeReleases) { f.latest = "" }}, "could not find the latest release"},
+		{"latest is not a version", installRun{setup: func(f *fakeReleases) { f.latest = "nightly" }}, "could not find the latest release"},
 		{"unknown arch", installRun{uname: [2]string{"Linux", "riscv64"}}, "no mcpship release for CPU 'riscv64'"},
 		{"unknown OS", installRun{uname: [2]string{"FreeBSD", "amd64"}}, "no mcpship release for OS 'FreeBSD'"},
 		{"signature required, no cosign", installRun{env: []string{"MCPSHIP_REQUIRE_SIGNATURE=1"}}, "cosign is not installed"},
