@@ -191,6 +191,23 @@ func TestRelease(t *testing.T) {
 			t.Errorf("%s holds %v, want %v", name, got, wantFiles)
 		}
 	}
+	for _, arch := range []string{"amd64", "arm64"} {
+		for _, format := range []string{"deb", "rpm", "apk"} {
+			name := "mcpship_" + testVersion + "_linux_" + arch + "." + format
+			if _, ok := sums[name]; !ok {
+				t.Errorf("checksums.txt has no line for the package %s", name)
+			}
+		}
+	}
+	cask, err := os.ReadFile(filepath.Join(dist, "homebrew", "Casks", "mcpship.rb"))
+	if err != nil {
+		t.Errorf("no Homebrew cask: %v", err)
+	}
+	for _, want := range []string{`version "` + testVersion + `"`, `sha256 "` + sums[archiveName("darwin_arm64")] + `"`, `binary "mcpship"`} {
+		if !strings.Contains(string(cask), want) {
+			t.Errorf("the Homebrew cask lacks %s:\n%s", want, cask)
+		}
+	}
 	for name, want := range sums {
 		if got := sha256File(t, filepath.Join(dist, name)); got != want {
 			t.Errorf("%s: SHA-256 is %s, checksums.txt says %s", name, got, want)
