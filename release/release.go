@@ -73,11 +73,27 @@ func fromBuild(ver, rev, when string, bi *debug.BuildInfo) Info {
 			}
 		}
 	}
-	info.Version = strings.TrimSuffix(strings.TrimPrefix(info.Version, "v"), "+dirty")
+	// Go 1.24 and later mark a build from a modified checkout as "+dirty";
+	// Modified says so already, and the version keeps one spelling.
+	if v, ok := strings.CutSuffix(info.Version, "+dirty"); ok {
+		info.Version = v
+		info.Modified = true
+	}
+	info.Version = trimV(info.Version)
 	if info.Version == "" {
 		info.Version = DevelVersion
 	}
 	return info
+}
+
+// trimV removes the "v" that module versions start with ("v1.2.3" becomes
+// "1.2.3"), so that every kind of build spells a version the way GoReleaser's
+// {{.Version}} does.
+func trimV(v string) string {
+	if len(v) > 1 && v[0] == 'v' && '0' <= v[1] && v[1] <= '9' {
+		return v[1:]
+	}
+	return v
 }
 
 // String formats the information on one line, as "mcpship --version" prints it.
