@@ -20,13 +20,15 @@ func serveCommand() *cli.Command {
 		Usage: "serve tools to an MCP client over stdio",
 		Description: "Speaks MCP (JSON-RPC 2.0, one message per line) on standard input and output.\n" +
 			"Nothing but protocol messages is written to standard output; logs go to standard error.\n" +
-			"With no tool source configured, it serves mcpship's own read-only tools.",
+			"With --manifest, it serves the tools the manifests declare; without, mcpship's own read-only commands.",
 		ArgsUsage: " ",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "transport", Value: "stdio", Usage: "transport to serve on; only `stdio` today"},
 			&cli.IntFlag{Name: "max-message-bytes", Value: mcp.DefaultMaxMessageBytes, Usage: "longest message accepted; a longer one gets an error reply"},
 			&cli.IntFlag{Name: "max-concurrent-calls", Value: 16, Usage: "tool calls run at once; more wait their turn"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "stderr log level: debug, info, warn or error"},
+			&cli.StringSliceFlag{Name: "manifest", Usage: "serve the tools `FILE` declares (repeat, or give a comma-separated list); see docs/manifest.md"},
+			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "session default `NAME=VALUE` for an input a call leaves out; NAME is INPUT or TOOL.INPUT (repeatable)"},
 		},
 		OnUsageError: commandUsageError,
 		Action:       serve,
@@ -58,7 +60,19 @@ func serve(c *cli.Context) error {
 		MaxConcurrentCalls: c.Int("max-concurrent-calls"),
 		Logger:             logger,
 	})
-	if err := addSelfTools(srv); err != nil {
+	files := c.StringSlice("manifest")
+	sets := []string(*c.Generic("set").(*listFlag))
+	if len(files) > 0 {
+		ms, err := loadManifests(files, sets)
+		if err != nil {
+			return err
+		}
+		if err := addManifestTools(srv, ms); err != nil {
+			return err
+		}
+	} else if len(sets) > 0 {
+		return usagef("--set needs --manifest: it gives defaults to manifest inputs")
+	} else if err := addSelfTools(srv); err != nil {
 		return err
 	}
 

@@ -1,0 +1,173 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// tool is a checked Tool, ready to run.
+type tool struct {
+	m      *Manifest
+	spec   *Tool
+	path   string // JSON path in the manifest, for messages
+	elems  []elem
+	inputs map[string]*input
+	order  []string // input names, sorted
+
+	output   string
+	okCodes  []int
+	dir      string
+	env      map[string]string
+	passEnv  []string
+	timeout  time.Duration
+	maxOut   int
+	summary  *template.Template
+	readOnly bool
+}
+
+// input is a checked Input.
+type input struct {
+	Input
+	name   string
+	def    any // the default in force: --set, else the manifest's
+	hasDef bool
+}
+
+// program is the command's first element as written.
+func (t *tool) program() string {
+	return filepath.Base(t.spec.Command[0])
+}
+
+// SetDefault gives inputs a session default, as "mcpship serve --set"
+// does: name is INPUT (every tool's input of that name) or TOOL.INPUT.
+// value is parsed for the input's type: a string as is, a number or
+// boolean from its text, an array from JSON ("[\"a\",\"b\"]") or as a
+// single item. It returns how many inputs it set.
+func (m *Manifest) SetDefault(name, value string) (int, error) {
+	toolName, inName, scoped := strings.Cut(name, ".")
+	if !scoped {
+		toolName, inName = "", name
+	}
+	n := 0
+	for _, t := range m.tools {
+		in, ok := t.inputs[inName]
+		if !ok || (scoped && t.spec.Name != toolName) {
+			continue
+		}
+		v, err := in.parse(value)
+		if err != nil {
+			return n, fmt.Errorf("--set %s=%s: tool %s: %v", name, value, t.spec.Name, err)
+		}
+		in.def, in.hasDef = v, true
+		n++
+	}
+	return n, nil
+}
+
+// parse reads a --set value for the input.
+func (in *input) parse(s string) (any, error) {
+	var v any
+	switch {
+	case in.Type == "string":
+		v = s
+	case in.Type == "array" && strings.HasPrefix(strings.TrimSpace(s), "["):
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("not a JSON array: %v", err)
+		}
+	case in.Type == "array" && in.Items == "string":
+		v = []any{s}
+	case in.Type == "array":
+		v = []any{json.Number(s)}
+	case in.Type == "boolean" && (s == "true" || s == "false"):
+		v = s == "true"
+	case in.Type == "boolean":
+		return nil, fmt.Errorf("%q is not true or false", s)
+	default:
+		v = json.Number(s)
+	}
+	if msg := in.check(v); msg != "" {
+		return nil, fmt.Errorf("%s", msg)
+	}
+	return v, nil
+}
+
+// inputSchema builds the JSON Schema of the tool's arguments.
+func (t *tool) inputSchema() json.RawMessage {
+	props := map[string]any{}
+	var required []string
+	for _, name := range t.order {
+		in := t.inputs[name]
+		p := map[string]any{"type": in.Type}
+		if in.Description != "" {
+			p["description"] = in.Description
+		}
+		enumAt := p
+		if in.Type == "array" {
+			items := map[string]any{"type": in.Items}
+			p["items"] = items
+			enumAt = items
+			if in.Required {
+				p["minItems"] = 1
+			}
+		}
+		if len(in.Enum) > 0 {
+			enumAt["enum"] = in.Enum
+		}
+		if in.hasDef {
+			p["default"] = in.def
+		}
+		if in.Required && !in.hasDef {
+			required = append(required, name)
+		}
+		props[name] = p
+	}
+	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("manifest: schema of %s: %v", t.spec.Name, err))
+	}
+	return b
+}
+
+// mcpTool is the tool as tools/list shows it.
+func (t *tool) mcpTool() mcp.Tool {
+	ann := &mcp.ToolAnnotations{ReadOnlyHint: mcp.Bool(t.readOnly),
+		DestructiveHint: t.spec.Destructive, IdempotentHint: t.spec.Idempotent, OpenWorldHint: t.spec.OpenWorld}
+	return mcp.Tool{
+		Name:        t.spec.Name,
+		Title:       t.spec.Title,
+		Description: t.spec.Description,
+		InputSchema: t.inputSchema(),
+		Annotations: ann,
+	}
+}
+
+// AddTools registers the manifest's tools with srv.
+func (m *Manifest) AddTools(srv *mcp.Server) error {
+	for _, t := range m.tools {
+		if err := srv.AddTool(t.mcpTool(), t.handle); err != nil {
+			return fmt.Errorf("%s: %s: %w", m.file, t.path, err)
+		}
+	}
+	return nil
+}
+
+// ToolNames returns the names of the manifest's tools, in order.
+func (m *Manifest) ToolNames() []string {
+	names := make([]string, len(m.tools))
+	for i, t := range m.tools {
+		names[i] = t.spec.Name
+	}
+	return names
+}
