@@ -1,8 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpship/mcpship/cliadapter"
 	"github.com/mcpship/mcpship/mcp"
 	"github.com/mcpship/mcpship/release"
 )
@@ -91,24 +92,18 @@ func serve(c *cli.Context) error {
 	return nil
 }
 
+// selfTools are mcpship's own read-only commands, served through the
+// in-process adapter when serve has no manifest.
+var selfTools = cliadapter.Options{
+	Prefix: "mcpship_",
+	Tools: []cliadapter.Tool{
+		{Command: "version", NoArgs: true, JSON: true, Title: "mcpship version",
+			Description: "Report the version, commit, build date and platform of this mcpship server; with json, as a JSON object."},
+	},
+	ExitCode: exitCode,
+}
+
 // addSelfTools registers mcpship's own read-only tools.
 func addSelfTools(srv *mcp.Server) error {
-	return srv.AddTool(mcp.Tool{
-		Name:        "mcpship_version",
-		Title:       "mcpship version",
-		Description: "Report the version, commit, build date and platform of this mcpship server.",
-		InputSchema: mcp.ObjectSchema(nil),
-		OutputSchema: mcp.ObjectSchema(map[string]any{
-			"version":  map[string]any{"type": "string"},
-			"commit":   map[string]any{"type": "string"},
-			"date":     map[string]any{"type": "string"},
-			"modified": map[string]any{"type": "boolean"},
-			"go":       map[string]any{"type": "string"},
-			"platform": map[string]any{"type": "string"},
-		}, "version", "go", "platform"),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: mcp.Bool(true), IdempotentHint: mcp.Bool(true), OpenWorldHint: mcp.Bool(false)},
-	}, func(context.Context, *mcp.CallRequest) (*mcp.CallToolResult, error) {
-		info := release.Current()
-		return mcp.StructuredResult(info, info.String()), nil
-	})
+	return cliadapter.AddTools(srv, func() *cli.App { return newApp(nil, io.Discard, io.Discard) }, selfTools)
 }
