@@ -17,5 +17,9 @@ func terminateGroup(pid int) { _ = syscall.Kill(-pid, syscall.SIGTERM) }
 
 func killGroup(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }
 
-// groupAlive reports whether any process of the group still exists.
-func groupAlive(pid int) bool { return syscall.Kill(-pid, 0) == nil }
+// groupAlive reports whether any process of the group still runs. A
+// zombie does not count: it is dead, waiting for a parent (often an init
+// that reaps slowly) to collect it.
+func groupAlive(pid int) bool {
+	return syscall.Kill(-pid, 0) == nil && hasLiveMember(pid)
+}

@@ -199,6 +199,9 @@ func reap(pid int) {
 	}
 	if groupAlive(pid) {
 		killGroup(pid)
+		for deadline := time.Now().Add(time.Second); groupAlive(pid) && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
 	}
 }
 
