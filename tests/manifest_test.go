@@ -16,12 +16,12 @@ import (
 
 // serve starts the built mcpship with args, the stand-ins first on PATH,
 // and returns an initialized client.
-func serve(t *testing.T, args ...string) *mcp.Client {
+func serve(t testing.TB, args ...string) *mcp.Client {
 	t.Helper()
 	return startServer(t, binPath, append([]string{"serve"}, args...)...)
 }
 
-func startServer(t *testing.T, prog string, args ...string) *mcp.Client {
+func startServer(t testing.TB, prog string, args ...string) *mcp.Client {
 	t.Helper()
 	cmd := exec.Command(prog, args...)
 	cmd.Env = append(os.Environ(),
@@ -95,7 +95,10 @@ func wantArgv(t *testing.T, res *mcp.CallToolResult, want ...string) {
 	}
 }
 
-var rigorManifest = filepath.Join("..", "examples", "rigor", "mcpship.json")
+var (
+	rigorManifest   = filepath.Join("..", "examples", "rigor", "mcpship.json")
+	standinManifest = filepath.Join("testdata", "manifests", "standin.json")
+)
 
 func TestRigorExample(t *testing.T) {
 	c := serve(t, "--manifest", rigorManifest)
@@ -149,7 +152,7 @@ func TestRigorExample(t *testing.T) {
 }
 
 func TestHostileValuesStayLiteral(t *testing.T) {
-	c := serve(t, "--manifest", rigorManifest, "--manifest", filepath.Join("testdata", "manifests", "standin.json"))
+	c := serve(t, "--manifest", rigorManifest, "--manifest", standinManifest)
 	hostile := []string{"a; rm -rf /", "$(id)", "`id`", "two\nlines", "x && echo pwned", "'\"\\", "*", "", "a b"}
 	wantArgv(t, callTool(t, c, "rigor_check", map[string]any{"paths": hostile}),
 		append([]string{"check", "--format", "json", "--no-stats"}, hostile...)...)
@@ -213,7 +216,7 @@ func TestCommitbriefExample(t *testing.T) {
 }
 
 func TestOutputCap(t *testing.T) {
-	c := serve(t, "--manifest", filepath.Join("testdata", "manifests", "standin.json"))
+	c := serve(t, "--manifest", standinManifest)
 	res := callTool(t, c, "capped_text", map[string]any{"words": []string{"big"}})
 	if res.IsError || len(text(res)) > 4096+200 || !strings.Contains(text(res), "[stdout truncated: 4096 of ") {
 		t.Errorf("text cap: isError=%v, %d bytes, tail %q", res.IsError, len(text(res)), tail(text(res)))
@@ -225,7 +228,7 @@ func TestOutputCap(t *testing.T) {
 func tail(s string) string { return s[max(0, len(s)-120):] }
 
 func TestEnvironmentAndStdin(t *testing.T) {
-	c := serve(t, "--manifest", filepath.Join("testdata", "manifests", "standin.json"))
+	c := serve(t, "--manifest", standinManifest)
 	sc := ok(t, callTool(t, c, "env", map[string]any{"level": "high"}))
 	env, _ := sc["env"].(map[string]any)
 	for k, want := range map[string]any{"FIXED": "fixed value", "MCPSHIP_TEST_PASSED": "passed", "STANDIN_LEVEL": "high", "MCPSHIP_TEST_SECRET": nil} {

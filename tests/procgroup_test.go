@@ -14,8 +14,6 @@ import (
 	"time"
 )
 
-var standinManifest = filepath.Join("testdata", "manifests", "standin.json")
-
 // readPids waits until file lists n pids, and returns them.
 func readPids(t *testing.T, file string, n int) []int {
 	t.Helper()
