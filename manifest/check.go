@@ -57,14 +57,30 @@ func Parse(file string, data []byte) (*Manifest, error) {
 		m.dir = filepath.Dir(abs)
 	}
 	(&decoder{probs: probs}).decode(root, reflect.ValueOf(m).Elem(), "")
-	if len(probs.list) > 0 {
-		return nil, fail() // types are wrong: the checks below would only add noise
-	}
+	decoded := len(probs.list)
 	m.check(probs)
-	if len(probs.list) > 0 {
-		return nil, fail()
+	if len(probs.list) == 0 {
+		return m, nil
 	}
-	return m, nil
+	// A field that failed to decode is left empty; drop what the checks
+	// then say about it or its object (such as "missing command" after
+	// the unknown field "comand").
+	kept := probs.list[:decoded]
+	for _, p := range probs.list[decoded:] {
+		if !slices.ContainsFunc(probs.list[:decoded], func(d Problem) bool { return related(d.Path, p.Path) }) {
+			kept = append(kept, p)
+		}
+	}
+	probs.list = kept
+	return nil, fail()
+}
+
+// related reports whether one JSON path is the other or lies within it.
+func related(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return a == "" || a == b || strings.HasPrefix(b, a+".") || strings.HasPrefix(b, a+"[")
 }
 
 // File returns the path the manifest was read from.
@@ -191,7 +207,7 @@ func (m *Manifest) compile(probs *problemList, path string, spec *Tool) *tool {
 		}
 	}
 	for _, name := range t.order {
-		if !used[name] && t.inputs[name].Env == "" {
+		if !used[name] && t.inputs[name].Env == "" && len(spec.Command) > 0 {
 			probs.add(join(path+".inputs", name), "input %q is never used: put {%s} in \"command\" or give it an \"env\"", name, name)
 		}
 	}
