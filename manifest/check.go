@@ -83,9 +83,6 @@ func related(a, b string) bool {
 	return a == "" || a == b || strings.HasPrefix(b, a+".") || strings.HasPrefix(b, a+"[")
 }
 
-// File returns the path the manifest was read from.
-func (m *Manifest) File() string { return m.file }
-
 func (m *Manifest) check(probs *problemList) {
 	checkSettings(probs, "defaults", &m.Defaults)
 	if len(m.Tools) == 0 {

@@ -1,6 +1,9 @@
 package manifest
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // Manifest is the decoded form of a manifest file. docs/manifest.md
 // describes each field; the JSON names are given in the struct tags.
@@ -10,9 +13,10 @@ type Manifest struct {
 	// Tools are served in this order.
 	Tools []Tool `json:"tools"`
 
-	file  string  // the manifest's path, for messages
-	dir   string  // its directory: relative dirs and programs resolve here
-	tools []*tool // compiled, parallel to Tools
+	file    string         // the manifest's path, for messages
+	dir     string         // its directory: relative dirs and programs resolve here
+	tools   []*tool        // compiled, parallel to Tools
+	running sync.WaitGroup // calls whose process group may still run
 }
 
 // Settings are the execution settings a tool takes from Manifest.Defaults

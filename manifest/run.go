@@ -38,7 +38,9 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 	if err != nil {
 		return nil, err
 	}
+	t.m.running.Add(1)
 	r := t.run(ctx, prog, argv, t.environ(vals))
+	t.m.running.Done()
 	if r.cancelled {
 		return nil, ctx.Err()
 	}

@@ -163,6 +163,13 @@ func (m *Manifest) AddTools(srv *mcp.Server) error {
 	return nil
 }
 
+// Wait blocks until no command started for the manifest's tools is
+// running. When a server stops, it cancels the calls still running; each
+// then stops its process group (SIGTERM, SIGKILL after KillGrace). Call
+// Wait after Serve returns so that mcpship does not exit before that is
+// done and leave processes behind.
+func (m *Manifest) Wait() { m.running.Wait() }
+
 // ToolNames returns the names of the manifest's tools, in order.
 func (m *Manifest) ToolNames() []string {
 	names := make([]string, len(m.tools))

@@ -6,12 +6,15 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpship/mcpship/mcp"
 )
 
 // readPids waits until file lists n pids, and returns them.
@@ -135,4 +138,33 @@ func TestNoOrphansAfterNormalExit(t *testing.T) {
 		t.Errorf("the call took %v; a leftover process should be stopped at once", d)
 	}
 	wantAllDead(t, readPids(t, pidfile, 2))
+}
+
+// TestShutdownStopsRunningCalls stops mcpship with SIGTERM while a call
+// runs whose grandchild ignores SIGTERM: mcpship must stop the group,
+// SIGKILL included, before it exits.
+func TestShutdownStopsRunningCalls(t *testing.T) {
+	cmd := exec.Command(binPath, "serve", "--manifest", standinManifest)
+	cmd.Env = append(os.Environ(), "PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	c, err := mcp.StartCommand(cmd, &mcp.ClientOptions{TerminateTimeout: 15 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Initialize(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	go func() {
+		_, _ = c.CallTool(context.Background(), "slow", map[string]any{"words": []string{"sleep", pidfile, "stubborn"}})
+	}()
+	pids := readPids(t, pidfile, 3)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	defer func() { t.Logf("close took %v", time.Since(t0)) }()
+	if err := c.Close(); err != nil {
+		t.Errorf("mcpship exited with %v; stderr:\n%s", err, c.Stderr())
+	}
+	wantAllDead(t, pids)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/cliadapter"
+	"github.com/mcpship/mcpship/manifest"
 	"github.com/mcpship/mcpship/mcp"
 	"github.com/mcpship/mcpship/release"
 )
@@ -63,9 +64,10 @@ func serve(c *cli.Context) error {
 	})
 	files := c.StringSlice("manifest")
 	sets := []string(*c.Generic("set").(*listFlag))
+	var ms []*manifest.Manifest
 	if len(files) > 0 {
-		ms, err := loadManifests(files, sets)
-		if err != nil {
+		var err error
+		if ms, err = loadManifests(files, sets); err != nil {
 			return err
 		}
 		if err := addManifestTools(srv, ms); err != nil {
@@ -83,7 +85,11 @@ func serve(c *cli.Context) error {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger.Info("serving", "transport", "stdio", "tools", len(srv.Tools()), "version", info.Version)
-	if err := srv.Serve(ctx, c.App.Reader, c.App.Writer); err != nil {
+	err := srv.Serve(ctx, c.App.Reader, c.App.Writer)
+	for _, m := range ms {
+		m.Wait() // cancelled calls stop their process groups first
+	}
+	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	if ctx.Err() != nil {
