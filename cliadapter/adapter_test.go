@@ -19,7 +19,12 @@ import (
 // newTestApp is a small app whose "show" command prints what it parsed.
 func newTestApp() *cli.App {
 	return &cli.App{
-		Name: "demo",
+		Name:  "demo",
+		Flags: []cli.Flag{&cli.IntFlag{Name: "depth", Value: 2}},
+		Action: func(c *cli.Context) error {
+			fmt.Fprintf(c.App.Writer, "root depth=%d args=%q", c.Int("depth"), c.Args().Slice())
+			return nil
+		},
 		Commands: []*cli.Command{
 			{
 				Name:      "show",
@@ -293,4 +298,31 @@ func TestSerialProtectsSharedDestinations(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+func TestRootActionAndExclude(t *testing.T) {
+	c := connect(t, Options{Tools: []Tool{{Command: ""}, {Command: "show", Exclude: []string{"dir", "ratio"}, Args: "words"}}})
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tools[0].Name != "demo" || !strings.Contains(string(tools[0].InputSchema), `"depth"`) {
+		t.Errorf("root tool: %s %s", tools[0].Name, tools[0].InputSchema)
+	}
+	schema := string(tools[1].InputSchema)
+	if strings.Contains(schema, `"dir"`) || strings.Contains(schema, `"ratio"`) || !strings.Contains(schema, `"words"`) || strings.Contains(schema, `"args"`) {
+		t.Errorf("show schema with dir and ratio excluded, args named words: %s", schema)
+	}
+	res := call(t, c, "demo", map[string]any{"depth": 5, "args": []string{"-x", "y"}})
+	if got := res.Content[0].Text; got != `root depth=5 args=["-x" "y"]` {
+		t.Errorf("root action: %q", got)
+	}
+	res = call(t, c, "show", map[string]any{"words": []string{"w"}})
+	if got := fmt.Sprint(res.Content[0].Text); !strings.Contains(got, `"args":["w"]`) {
+		t.Errorf("show with words: %s", got)
+	}
+	res = call(t, c, "show", map[string]any{"dir": "/"})
+	if !res.IsError || !strings.Contains(res.Content[0].Text, `unknown property "dir"`) {
+		t.Errorf("excluded flag accepted: %+v", res)
+	}
 }
