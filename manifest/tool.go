@@ -31,14 +31,6 @@ type tool struct {
 	readOnly bool
 }
 
-// input is a checked Input.
-type input struct {
-	Input
-	name   string
-	def    any // the default in force: --set, else the manifest's
-	hasDef bool
-}
-
 // program is the command's first element as written.
 func (t *tool) program() string {
 	return filepath.Base(t.spec.Command[0])
@@ -68,35 +60,6 @@ func (m *Manifest) SetDefault(name, value string) (int, error) {
 		n++
 	}
 	return n, nil
-}
-
-// parse reads a --set value for the input.
-func (in *input) parse(s string) (any, error) {
-	var v any
-	switch {
-	case in.Type == "string":
-		v = s
-	case in.Type == "array" && strings.HasPrefix(strings.TrimSpace(s), "["):
-		dec := json.NewDecoder(strings.NewReader(s))
-		dec.UseNumber()
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("not a JSON array: %v", err)
-		}
-	case in.Type == "array" && in.Items == "string":
-		v = []any{s}
-	case in.Type == "array":
-		v = []any{json.Number(s)}
-	case in.Type == "boolean" && (s == "true" || s == "false"):
-		v = s == "true"
-	case in.Type == "boolean":
-		return nil, fmt.Errorf("%q is not true or false", s)
-	default:
-		v = json.Number(s)
-	}
-	if msg := in.check(v); msg != "" {
-		return nil, fmt.Errorf("%s", msg)
-	}
-	return v, nil
 }
 
 // inputSchema builds the JSON Schema of the tool's arguments.
