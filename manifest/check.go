@@ -59,6 +59,7 @@ func Parse(file string, data []byte) (*Manifest, error) {
 	decoded := len(probs.list)
 	m.check(probs)
 	if len(probs.list) == 0 {
+		m.probs = probs
 		return m, nil
 	}
 	// A field that failed to decode is left empty; drop what the checks
@@ -272,4 +273,26 @@ func (t *tool) settle(d, s *Settings) {
 	if t.maxOut == 0 {
 		t.maxOut = DefaultMaxOutputBytes
 	}
+}
+
+// Warnings reports what would make calls fail on this machine although
+// the manifest is valid: programs not found, working directories missing.
+// It returns nil when there is nothing to report.
+func (m *Manifest) Warnings() *Problems {
+	l := &problemList{data: m.probs.data, offs: m.probs.offs}
+	seen := map[string]bool{}
+	for _, t := range m.tools {
+		prog := t.spec.Command[0]
+		if _, err := t.lookPath(prog); err != nil && !seen[prog] {
+			l.add(t.path+".command[0]", "warning: %v", err) // once per program
+		}
+		seen[prog] = true
+		if fi, err := os.Stat(t.dirName()); t.dir != "" && (err != nil || !fi.IsDir()) {
+			l.add(t.path, "warning: working directory %s does not exist here", t.dir)
+		}
+	}
+	if len(l.list) == 0 {
+		return nil
+	}
+	return &Problems{File: m.file, List: l.list}
 }

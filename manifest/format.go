@@ -17,6 +17,7 @@ type Manifest struct {
 	dir     string         // its directory: relative dirs and programs resolve here
 	tools   []*tool        // compiled, parallel to Tools
 	running sync.WaitGroup // calls whose process group may still run
+	probs   *problemList   // positions, for Warnings
 }
 
 // Settings are the execution settings a tool takes from Manifest.Defaults

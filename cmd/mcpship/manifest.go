@@ -21,6 +21,7 @@ func manifestCommand() *cli.Command {
 			ArgsUsage: "FILE...",
 			Description: "Prints FILE:LINE:COL: JSON.PATH: MESSAGE for each problem on standard error and\n" +
 				"exits 1 when any manifest is invalid; prints a line per valid manifest on standard output.\n" +
+				"Programs not found on this machine's PATH are reported as warnings.\n" +
 				"The format is described in docs/manifest.md.",
 			OnUsageError: commandUsageError,
 			Action:       checkManifests,
@@ -46,6 +47,9 @@ func checkManifests(c *cli.Context) error {
 			bad++
 			fmt.Fprintln(c.App.ErrWriter, err)
 			continue
+		}
+		if w := m.Warnings(); w != nil {
+			fmt.Fprintln(c.App.ErrWriter, w)
 		}
 		names := m.ToolNames()
 		fmt.Fprintf(c.App.Writer, "%s: ok, %s: %s\n", file, plural(len(names), "tool"), strings.Join(names, ", "))
