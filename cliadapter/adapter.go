@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -165,7 +167,7 @@ func (t *tool) argv(appName string, vals map[string]json.RawMessage) ([]string, 
 			items, _ = v.([]any)
 		}
 		for _, x := range items {
-			argv = append(argv, fmt.Sprintf("--%s=%v", name, x))
+			argv = append(argv, "--"+name+"="+flagValue(x))
 		}
 	}
 	if t.args != "" {
@@ -181,4 +183,15 @@ func (t *tool) argv(appName string, vals map[string]json.RawMessage) ([]string, 
 		}
 	}
 	return argv, nil
+}
+
+// flagValue formats a JSON scalar for a flag: integral numbers without a
+// fraction (3.0 is 3), so that integer flags parse them.
+func flagValue(v any) string {
+	if n, ok := v.(json.Number); ok {
+		if f, err := n.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return strconv.FormatInt(int64(f), 10)
+		}
+	}
+	return fmt.Sprint(v)
 }

@@ -166,6 +166,11 @@ func TestNoFlagStateLeaksAndHostileArgs(t *testing.T) {
 	if fmt.Sprintf("%q", got["args"]) != `["--name=injected" "-x" "a; rm -rf /" "$(id)" "two\nlines"]` {
 		t.Errorf("args arrived as %q", got["args"])
 	}
+	res = call(t, c, "demo_show", map[string]any{"count": 3.0, "num": []any{2.0, json.Number("1e1")}})
+	got = res.StructuredContent.(map[string]any)
+	if got["count"] != 3.0 || fmt.Sprint(got["num"]) != "[2 10]" {
+		t.Errorf("integral numbers: %v", got)
+	}
 	res = call(t, c, "demo_show", map[string]any{})
 	got = res.StructuredContent.(map[string]any)
 	if got["name"] != "anon" || got["loud"] != false || got["count"] != 1.0 || !empty(got["tag"]) || !empty(got["args"]) {
