@@ -339,3 +339,33 @@ func TestGoappExample(t *testing.T) {
 		t.Errorf("touch did not create the file: %v", err)
 	}
 }
+
+func TestManifestListAndConcurrentCalls(t *testing.T) {
+	c := serve(t, "--manifest", rigorManifest+","+standinManifest)
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) != 13 {
+		t.Fatalf("got %d tools from a comma-separated list of two manifests, want 7+6", len(tools))
+	}
+	// Calls run concurrently, each in its own process with its own argv.
+	errs := make(chan error, 20)
+	for i := range 20 {
+		go func() {
+			word := fmt.Sprint("w", i)
+			res, err := c.CallTool(context.Background(), "slow", map[string]any{"words": []string{word}})
+			if err == nil {
+				if sc, _ := res.StructuredContent.(map[string]any); fmt.Sprint(sc["argv"]) != "["+word+"]" {
+					err = fmt.Errorf("call %d got %v", i, sc["argv"])
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 20 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
