@@ -104,6 +104,9 @@ func checkSettings(probs *problemList, path string, s *Settings) {
 	if s.Output != "" && s.Output != "text" && s.Output != "json" {
 		probs.add(path+".output", "%q is not an output mode; use \"text\" or \"json\"", s.Output)
 	}
+	if s.OKExitCodes != nil && len(s.OKExitCodes) == 0 {
+		probs.add(path+".okExitCodes", "empty: no exit code would be a normal result; list at least one, such as [0]")
+	}
 	for i, c := range s.OKExitCodes {
 		if c < 0 || c > 255 {
 			probs.add(fmt.Sprintf("%s.okExitCodes[%d]", path, i), "%d is not an exit code; use 0 to 255", c)

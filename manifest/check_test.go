@@ -88,14 +88,17 @@ func TestInputValueChecks(t *testing.T) {
 	src := `{"tools": [{"name": "t", "description": "d", "command": ["p", "{level}", "{n}"],
 	  "inputs": {
 	    "level": {"enum": ["a", "b"], "default": "c"},
-	    "n": {"type": "integer", "required": true, "default": 1.5}
-	  }}]}`
+	    "n": {"type": "integer", "required": true, "default": 1.5},
+	    "e": {"enum": [], "env": "E"}
+	  }, "okExitCodes": []}]}`
 	_, err := Parse("m.json", []byte(src))
 	got := err.Error()
 	for _, want := range []string{
 		`tools[0].inputs.level.default: "c" is not one of the allowed values "a", "b"`,
 		`tools[0].inputs.n.default: a required input never uses its default`,
 		`tools[0].inputs.n.default: expected an integer, got 1.5`,
+		`tools[0].inputs.e.enum: empty: no value would be allowed`,
+		`tools[0].okExitCodes: empty: no exit code would be a normal result`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)

@@ -42,6 +42,9 @@ func compileInput(probs *problemList, path, name string, spec *Input) *input {
 	if in.Type == "boolean" && len(in.Enum) > 0 {
 		probs.add(path+".enum", "a boolean needs no enum")
 	}
+	if in.Enum != nil && len(in.Enum) == 0 {
+		probs.add(path+".enum", "empty: no value would be allowed; list the allowed values or drop \"enum\"")
+	}
 	for i, v := range in.Enum {
 		if msg := in.checkScalar(v, in.scalarType()); msg != "" {
 			probs.add(fmt.Sprintf("%s.enum[%d]", path, i), "%s", msg)
