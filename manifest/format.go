@@ -46,8 +46,11 @@ type Settings struct {
 
 // Tool declares one MCP tool and the command it runs.
 type Tool struct {
-	Name        string `json:"name"`
-	Title       string `json:"title"`
+	// Name is the tool's name: 1 to 64 letters, digits, '_' or '-'.
+	Name string `json:"name"`
+	// Title is a short human-readable name.
+	Title string `json:"title"`
+	// Description says what the tool does and when to use it.
 	Description string `json:"description"`
 	// Command is the program and its arguments, one element per argument.
 	// "{input}" placeholders are replaced by the call's values.
@@ -59,18 +62,21 @@ type Tool struct {
 	Summary string `json:"summary"`
 	// ReadOnly is true unless set to false; write-side tools must say so.
 	ReadOnly *bool `json:"readOnly"`
-	// Destructive, Idempotent and OpenWorld become the matching MCP
-	// annotation hints when set.
+	// Destructive becomes the MCP destructiveHint (write-side tools only).
 	Destructive *bool `json:"destructive"`
-	Idempotent  *bool `json:"idempotent"`
-	OpenWorld   *bool `json:"openWorld"`
+	// Idempotent becomes the MCP idempotentHint (write-side tools only).
+	Idempotent *bool `json:"idempotent"`
+	// OpenWorld becomes the MCP openWorldHint: the tool reaches outside
+	// services.
+	OpenWorld *bool `json:"openWorld"`
 	Settings
 }
 
 // Input declares one argument of a tool.
 type Input struct {
 	// Type is string (the default), integer, number, boolean or array.
-	Type        string `json:"type"`
+	Type string `json:"type"`
+	// Description is shown to the model.
 	Description string `json:"description"`
 	// Required inputs must be given by the call (or by a default).
 	Required bool `json:"required"`

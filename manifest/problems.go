@@ -18,8 +18,8 @@ type Problem struct {
 // Problems is the error Load and Parse return for an invalid manifest:
 // every problem found, in file order.
 type Problems struct {
-	File string
-	List []Problem
+	File string    // the manifest's path, as given
+	List []Problem // at least one
 }
 
 // Error formats one problem per line as FILE:LINE:COL: PATH: MESSAGE.

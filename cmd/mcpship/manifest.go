@@ -112,8 +112,11 @@ func addManifestTools(srv *mcp.Server, ms []*manifest.Manifest) error {
 // listFlag is a repeatable flag whose values are never split on commas.
 type listFlag []string
 
+// Set implements flag.Value: each use of the flag adds one value.
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
-func (l *listFlag) String() string     { return strings.Join(*l, " ") }
+
+// String implements flag.Value.
+func (l *listFlag) String() string { return strings.Join(*l, " ") }
 
 func plural(n int, noun string) string {
 	if n == 1 {
