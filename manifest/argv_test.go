@@ -1,11 +1,14 @@
 package manifest
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcpship/mcpship/mcp"
 )
 
 const argvManifest = `{"tools": [
@@ -95,5 +98,17 @@ func TestSetDefault(t *testing.T) {
 	}
 	if req := p["required"].([]any); len(req) != 3 {
 		t.Errorf("pos requires %v, want col, file, line", req)
+	}
+}
+
+func TestNoRunAfterWait(t *testing.T) {
+	m, err := Parse("m.json", []byte(`{"tools": [{"name": "t", "description": "d", "command": ["true"]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Wait() // nothing runs: returns at once, and closes
+	_, err = m.tools[0].handle(context.Background(), &mcp.CallRequest{Arguments: json.RawMessage("{}")})
+	if err == nil || !strings.Contains(err.Error(), "shutting down") {
+		t.Errorf("a call after Wait: %v", err)
 	}
 }

@@ -1,9 +1,6 @@
 package manifest
 
-import (
-	"sync"
-	"time"
-)
+import "time"
 
 // Manifest is the decoded form of a manifest file. docs/manifest.md
 // describes each field; the JSON names are given in the struct tags.
@@ -13,11 +10,11 @@ type Manifest struct {
 	// Tools are served in this order.
 	Tools []Tool `json:"tools"`
 
-	file    string         // the manifest's path, for messages
-	dir     string         // its directory: relative dirs and programs resolve here
-	tools   []*tool        // compiled, parallel to Tools
-	running sync.WaitGroup // calls whose process group may still run
-	probs   *problemList   // positions, for Warnings
+	file    string       // the manifest's path, for messages
+	dir     string       // its directory: relative dirs and programs resolve here
+	tools   []*tool      // compiled, parallel to Tools
+	running calls        // calls whose process group may still run
+	probs   *problemList // positions, for Warnings
 }
 
 // Settings are the execution settings a tool takes from Manifest.Defaults

@@ -38,9 +38,11 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 	if err != nil {
 		return nil, err
 	}
-	t.m.running.Add(1)
+	if !t.m.running.start() {
+		return nil, fmt.Errorf("mcpship is shutting down; %s was not run", t.spec.Name)
+	}
 	r := t.run(ctx, prog, argv, t.environ(vals))
-	t.m.running.Done()
+	t.m.running.done()
 	if r.cancelled {
 		return nil, ctx.Err()
 	}
@@ -223,3 +225,42 @@ func (b *capBuffer) Write(p []byte) (int, error) {
 }
 
 func (b *capBuffer) truncated() bool { return b.total > int64(len(b.buf)) }
+
+// calls counts the runs in progress; once closed, no run may start.
+type calls struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	n      int
+	closed bool
+}
+
+func (c *calls) start() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return false
+	}
+	c.n++
+	return true
+}
+
+func (c *calls) done() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n--; c.n == 0 && c.cond != nil {
+		c.cond.Broadcast()
+	}
+}
+
+// closeAndWait stops new runs and waits for those in progress.
+func (c *calls) closeAndWait() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.cond == nil {
+		c.cond = sync.NewCond(&c.mu)
+	}
+	for c.n > 0 {
+		c.cond.Wait()
+	}
+}

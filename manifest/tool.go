@@ -127,11 +127,12 @@ func (m *Manifest) AddTools(srv *mcp.Server) error {
 }
 
 // Wait blocks until no command started for the manifest's tools is
-// running. When a server stops, it cancels the calls still running; each
-// then stops its process group (SIGTERM, SIGKILL after KillGrace). Call
-// Wait after Serve returns so that mcpship does not exit before that is
-// done and leave processes behind.
-func (m *Manifest) Wait() { m.running.Wait() }
+// running, and makes later calls fail without running anything. When a
+// server stops, it cancels the calls still running; each then stops its
+// process group (SIGTERM, SIGKILL after KillGrace). Call Wait after Serve
+// returns so that mcpship does not exit before that is done and leave
+// processes behind.
+func (m *Manifest) Wait() { m.running.closeAndWait() }
 
 // ToolNames returns the names of the manifest's tools, in order.
 func (m *Manifest) ToolNames() []string {
