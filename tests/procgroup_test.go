@@ -68,6 +68,7 @@ func wantAllDead(t *testing.T, pids []int) {
 }
 
 func TestTimeoutStopsTheWholeGroup(t *testing.T) {
+	t.Parallel() // slow: it waits out timeouts
 	c := serve(t, "--manifest", standinManifest)
 	for _, stubborn := range []bool{false, true} {
 		pidfile := filepath.Join(t.TempDir(), "pids")
@@ -144,6 +145,7 @@ func TestNoOrphansAfterNormalExit(t *testing.T) {
 // runs whose grandchild ignores SIGTERM: mcpship must stop the group,
 // SIGKILL included, before it exits.
 func TestShutdownStopsRunningCalls(t *testing.T) {
+	t.Parallel() // slow: it waits out the shutdown grace periods
 	cmd := exec.Command(binPath, "serve", "--manifest", standinManifest)
 	cmd.Env = append(os.Environ(), "PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	c, err := mcp.StartCommand(cmd, &mcp.ClientOptions{TerminateTimeout: 15 * time.Second})
