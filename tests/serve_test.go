@@ -52,9 +52,16 @@ func TestServeHandshakeAtEveryLegacyRevision(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sc, _ := out.StructuredContent.(map[string]any)
-			if out.IsError || sc["version"] != res.ServerInfo.Version || len(out.Content) != 1 || !strings.HasPrefix(out.Content[0].Text, "mcpship ") {
+			if out.IsError || len(out.Content) != 1 || !strings.HasPrefix(out.Content[0].Text, "mcpship "+res.ServerInfo.Version+" (") {
 				t.Errorf("mcpship_version result %+v does not match serverInfo %+v", out, res.ServerInfo)
+			}
+			out, err = c.CallTool(ctx, "mcpship_version", map[string]bool{"json": true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, _ := out.StructuredContent.(map[string]any)
+			if out.IsError || sc["version"] != res.ServerInfo.Version || len(out.Content) == 0 {
+				t.Errorf("mcpship_version {json: true} result %+v does not match serverInfo %+v", out, res.ServerInfo)
 			}
 			if err := c.Close(); err != nil {
 				t.Errorf("server exit after stdin closed: %v", err)

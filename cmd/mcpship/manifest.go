@@ -117,10 +117,3 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 // String implements flag.Value.
 func (l *listFlag) String() string { return strings.Join(*l, " ") }
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}

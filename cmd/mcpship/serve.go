@@ -85,6 +85,12 @@ func serve(c *cli.Context) error {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger.Info("serving", "transport", "stdio", "tools", len(srv.Tools()), "version", info.Version)
+	if c.App.Writer == os.Stdout {
+		// Standard output belongs to the protocol: a stray print anywhere
+		// in the process goes to standard error instead.
+		os.Stdout = os.Stderr
+		defer func() { os.Stdout = c.App.Writer.(*os.File) }()
+	}
 	err := srv.Serve(ctx, c.App.Reader, c.App.Writer)
 	for _, m := range ms {
 		m.Wait() // cancelled calls stop their process groups first
