@@ -73,7 +73,7 @@ install_group() {
 		</dev/null >"$log" 2>&1; then
 		cat "$log" >&2
 		if unreachable "$log"; then
-			skipped "the npm registry ($(npm config get registry 2>/dev/null)) cannot be reached; $name was not installed"
+			skipped "the npm registry ($(npm config get registry 2>/dev/null)) cannot be reached; the $name client group was not installed"
 		fi
 		die "npm install for $name failed (output above)"
 	fi
