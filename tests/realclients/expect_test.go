@@ -30,6 +30,9 @@ type server struct {
 	tools []string
 	// calls are checked by every client that can call tools.
 	calls []call
+	// agentCall is the call an AI assistant makes in an agent turn driven
+	// by a fake model; its check sees only the text the model is given.
+	agentCall call
 }
 
 // A call is one tools/call and what its outcome must be.
@@ -76,6 +79,7 @@ var servers = []server{
 			{name: "unknown-tool", tool: "no_such_tool", check: checkUnknownTool},
 			{name: "bad-args", tool: "mcpship_version", args: `[1,2]`, check: checkBadArgs},
 		},
+		agentCall: call{name: "version", tool: "mcpship_version", check: checkVersionText},
 	},
 }
 
@@ -101,6 +105,29 @@ func checkVersionResult(t *testing.T, o outcome) {
 	for k, v := range versionJSON {
 		if fmt.Sprint(got[k]) != fmt.Sprint(v) {
 			t.Errorf("mcpship_version: structuredContent.%s = %v, mcpship version --json says %v", k, got[k], v)
+		}
+	}
+}
+
+// checkVersionText checks what an assistant passed on to its model from
+// mcpship_version: the text block (the output of mcpship version), or, as
+// Claude Code does for a result with structuredContent, that JSON.
+func checkVersionText(t *testing.T, o outcome) {
+	t.Helper()
+	if o.RPCErr != nil || o.IsError {
+		t.Fatalf("mcpship_version: want a successful result, got %v", o)
+	}
+	text := strings.Join(o.Texts, "\n")
+	if strings.Contains(text, versionLine) {
+		return
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(text), &got); err != nil {
+		t.Fatalf("mcpship_version: the model got %q: neither the text %q nor the structuredContent JSON", text, versionLine)
+	}
+	for k, v := range versionJSON {
+		if fmt.Sprint(got[k]) != fmt.Sprint(v) {
+			t.Errorf("mcpship_version: the model got %s = %v, mcpship version --json says %v", k, got[k], v)
 		}
 	}
 }
