@@ -18,7 +18,18 @@ const (
 	rev20260728 = "2026-07-28"
 )
 
-var allRevisions = []string{rev20241105, rev20250326, rev20250618, rev20251125, rev20260728}
+// revisionCases are the revisions an SDK client asks for and the one it
+// must end up with: each known revision itself, and for one that mcpship
+// does not know (2024-10-07, which the SDKs still accept), the latest
+// legacy revision, as the lifecycle rules ask of the server.
+var revisionCases = []struct{ ask, want string }{
+	{rev20241105, rev20241105},
+	{rev20250326, rev20250326},
+	{rev20250618, rev20250618},
+	{rev20251125, rev20251125},
+	{rev20260728, rev20260728},
+	{"2024-10-07", rev20251125},
+}
 
 // A server is one way of running "mcpship serve", with what every client
 // must see of it. To test another manifest, add an entry to servers.

@@ -17,7 +17,8 @@ import (
 // others through initialize.
 func TestGoSDK(t *testing.T) {
 	for _, srv := range servers {
-		for _, rev := range allRevisions {
+		for _, rc := range revisionCases {
+			rev := rc.ask
 			t.Run(srv.name+"/"+rev, func(t *testing.T) {
 				t.Parallel()
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -31,8 +32,8 @@ func TestGoSDK(t *testing.T) {
 				defer cs.Close()
 
 				init := cs.InitializeResult()
-				if init.ProtocolVersion != rev {
-					t.Errorf("negotiated %q, want %q", init.ProtocolVersion, rev)
+				if init.ProtocolVersion != rc.want {
+					t.Errorf("asked for %q, negotiated %q, want %q", rev, init.ProtocolVersion, rc.want)
 				}
 				if init.ServerInfo == nil || init.ServerInfo.Name != "mcpship" || init.ServerInfo.Version != versionJSON["version"] {
 					t.Errorf("serverInfo = %+v, want mcpship %v", init.ServerInfo, versionJSON["version"])

@@ -18,7 +18,8 @@ import (
 // through initialize.
 func TestMCPGo(t *testing.T) {
 	for _, srv := range servers {
-		for _, rev := range allRevisions {
+		for _, rc := range revisionCases {
+			rev := rc.ask
 			t.Run(srv.name+"/"+rev, func(t *testing.T) {
 				t.Parallel()
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -36,8 +37,8 @@ func TestMCPGo(t *testing.T) {
 				if err != nil {
 					t.Fatalf("initialize at %s: %v", rev, err)
 				}
-				if init.ProtocolVersion != rev || c.ProtocolVersion() != rev {
-					t.Errorf("negotiated %q (client says %q), want %q", init.ProtocolVersion, c.ProtocolVersion(), rev)
+				if init.ProtocolVersion != rc.want || c.ProtocolVersion() != rc.want {
+					t.Errorf("asked for %q, negotiated %q (client says %q), want %q", rev, init.ProtocolVersion, c.ProtocolVersion(), rc.want)
 				}
 				if init.ServerInfo.Name != "mcpship" || init.ServerInfo.Version != versionJSON["version"] {
 					t.Errorf("serverInfo = %+v, want mcpship %v", init.ServerInfo, versionJSON["version"])

@@ -17,7 +17,7 @@ func TestTypeScriptSDK(t *testing.T) {
 	script := filepath.Join(repoRoot, "tests", "realclients", "node", "tsclient.mjs")
 	for _, srv := range servers {
 		// "" is the SDK's own choice, which must be its latest, 2025-11-25.
-		for _, rev := range []string{"", rev20241105, rev20250326, rev20250618, rev20251125} {
+		for _, rev := range []string{"", rev20241105, rev20250326, rev20250618, rev20251125, "2024-10-07"} {
 			name := rev
 			if name == "" {
 				name = "default"
@@ -69,12 +69,17 @@ func TestTypeScriptSDK(t *testing.T) {
 				if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || r.code != 0 || got.Fatal != "" {
 					t.Fatalf("tsclient.mjs failed (%v; fatal: %s)\n%s", err, got.Fatal, r)
 				}
-				want := rev
-				if want == "" {
+				// The SDK's default is 2025-11-25; 2024-10-07, which it still
+				// accepts, mcpship does not know and answers with 2025-11-25.
+				ask, want := rev, rev
+				switch rev {
+				case "":
+					ask, want = rev20251125, rev20251125
+				case "2024-10-07":
 					want = rev20251125
 				}
-				if got.Requested != want || got.Negotiated != want {
-					t.Errorf("requested %q and negotiated %q, want %q for both", got.Requested, got.Negotiated, want)
+				if got.Requested != ask || got.Negotiated != want {
+					t.Errorf("requested %q and negotiated %q, want %q and %q", got.Requested, got.Negotiated, ask, want)
 				}
 				if got.ServerInfo.Name != "mcpship" || got.ServerInfo.Version != versionJSON["version"] {
 					t.Errorf("serverInfo = %+v, want mcpship %v", got.ServerInfo, versionJSON["version"])
