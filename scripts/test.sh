@@ -31,3 +31,6 @@ go test -count=1 ./...
 
 step "go test -race (protocol core)"
 go test -count=1 -race ./mcp/
+
+step "real clients (Claude Code, Gemini CLI, Codex, Inspector, TypeScript SDK, go-sdk, mcp-go, conformance)"
+bash scripts/test-realclients.sh
