@@ -3,6 +3,7 @@ package dist
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,8 +24,18 @@ func TestGoInstall(t *testing.T) {
 	if err := os.MkdirAll(versions, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	run(t, src, nil, "git", "archive", "--format=zip",
-		"--prefix="+module+"@"+testTag+"/", "-o", filepath.Join(versions, testTag+".zip"), testTag)
+	// A module zip leaves out nested modules (directories with their own
+	// go.mod, such as tests/realclients), as the go command does.
+	args := []string{"archive", "--format=zip", "--prefix=" + module + "@" + testTag + "/",
+		"-o", filepath.Join(versions, testTag+".zip"), testTag, "--", "."}
+	nested, err := exec.Command("git", "-C", src, "ls-files", "--", "*/go.mod").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range strings.Fields(string(nested)) {
+		args = append(args, ":(exclude)"+filepath.Dir(f))
+	}
+	run(t, src, nil, "git", args...)
 	gomod, err := os.ReadFile(filepath.Join(src, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
