@@ -35,10 +35,10 @@ type Program struct {
 func Init(p Program) *cli.Command {
 	return &cli.Command{
 		Name:      "init",
-		Usage:     "register " + p.help() + " (or any stdio server) with AI assistants",
+		Usage:     "register " + p.short() + " (or any stdio server) with AI assistants",
 		ArgsUsage: "[-- COMMAND ARGS...]",
 		Description: "Adds a server entry to each assistant's config file, keeping every other byte of the file,\n" +
-			"after a backup. By default it registers '" + p.help() + "' for Claude Code in the project.",
+			"after a backup. By default it registers " + p.long() + " for Claude Code in the project.",
 		Flags: append(append([]cli.Flag{
 			clientFlag(p.Name),
 			&cli.BoolFlag{Name: "all", Usage: "every client whose config location exists on this machine"},
@@ -65,13 +65,19 @@ func Init(p Program) *cli.Command {
 	}
 }
 
-// help names the registered command in help text.
-func (p Program) help() string {
-	name := p.Name
-	if name == "" {
-		name = "<this program>"
+// short and long name the registered command in help text.
+func (p Program) short() string {
+	if p.Name == "" {
+		return "this program"
 	}
-	return strings.Join(append([]string{name}, p.Args...), " ")
+	return strings.Join(append([]string{p.Name}, p.Args...), " ")
+}
+
+func (p Program) long() string {
+	if p.Name == "" {
+		return "this program, run as '" + strings.Join(append([]string{"<its path>"}, p.Args...), " ") + "',"
+	}
+	return "'" + p.short() + "'"
 }
 
 // binary names the program's binary in help text.
