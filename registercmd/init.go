@@ -15,16 +15,18 @@ import (
 // Args, which serves MCP over stdio.
 type Program struct {
 	// Name is the server's name in the config files (the default of
-	// --name) and the program's name in help, which then refers to its
-	// list command. Default: the app's Name.
+	// --name) and the program's name in help, where --client then points
+	// to "NAME list". Default: the app's Name, found when a command runs.
 	Name string
 	// Args follow the program's path in the registered command, such as
 	// ["mcp"] or ["serve"].
 	Args []string
 	// Flags are more flags of init, for the program, such as mcpship's
-	// --manifest. FlagArgs turns them into arguments after Args; it may
-	// return a cli.ExitCoder with code 64 for a usage error.
-	Flags    []cli.Flag
+	// --manifest. They cannot be used with a command after "--".
+	Flags []cli.Flag
+	// FlagArgs, if set, returns the arguments that follow Args, from
+	// Flags. An error that is a cli.ExitCoder with code 64 is a usage
+	// error.
 	FlagArgs func(c *cli.Context, env installer.Env) ([]string, error)
 }
 
