@@ -157,13 +157,34 @@ args = [%s]
 			if r.code != 0 || !strings.Contains(r.stdout, "The tool answered.") {
 				t.Errorf("codex exec: want exit 0 and the model's final text\n%s", r)
 			}
-			// Codex prefixes the result with "Wall time: …\nOutput:\n".
-			out := outputs[0]
-			if _, after, ok := strings.Cut(out, "Output:\n"); ok {
-				out = after
-			}
-			c.check(t, outcome{Texts: []string{out}})
+			c.check(t, outcome{Texts: codexOutputTexts(outputs[0])})
 			t.Logf("the model got from %s: %q\nfake model saw:\n%s", c.tool, outputs[0], seen)
 		})
 	}
+}
+
+// codexOutputTexts returns the tool's part of a function_call_output Codex
+// sent: either a string, "Wall time: …\nOutput:\n" and the result, or
+// an array of input_text items, the first being "Wall time: …\nOutput:".
+func codexOutputTexts(out string) []string {
+	var items []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal([]byte(out), &items) != nil {
+		if _, after, ok := strings.Cut(out, "Output:\n"); ok {
+			out = after
+		}
+		return []string{out}
+	}
+	var texts []string
+	for i, it := range items {
+		if i == 0 && strings.HasPrefix(it.Text, "Wall time:") {
+			continue
+		}
+		if it.Type == "input_text" {
+			texts = append(texts, it.Text)
+		}
+	}
+	return texts
 }
