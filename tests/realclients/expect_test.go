@@ -43,9 +43,10 @@ type server struct {
 	tools []string
 	// calls are checked by every client that can call tools.
 	calls []call
-	// agentCall is the call an AI assistant makes in an agent turn driven
-	// by a fake model; its check sees only the text the model is given.
-	agentCall call
+	// agentCalls are the calls an AI assistant makes, one per agent turn
+	// driven by a fake model; their checks see only what the model is
+	// given: the text, and isError where the assistant tells it.
+	agentCalls []call
 }
 
 // A call is one tools/call and what its outcome must be.
@@ -66,6 +67,9 @@ type outcome struct {
 	IsError    bool
 	Texts      []string
 	Structured json.RawMessage
+	// IsErrorUnknown says the client does not tell isError apart (what
+	// Codex gives its model), so IsError is false whatever the result.
+	IsErrorUnknown bool
 }
 
 type rpcError struct {
@@ -93,7 +97,7 @@ var servers = []server{
 			{name: "unknown-tool", tool: "no_such_tool", check: checkUnknownTool},
 			{name: "bad-args", tool: "mcpship_version", args: `[1,2]`, check: checkBadArgs},
 		},
-		agentCall: call{name: "version", tool: "mcpship_version", check: checkVersionText},
+		agentCalls: []call{{name: "version", tool: "mcpship_version", check: checkVersionText}},
 	},
 	{
 		// The rigor example, with tests/standin playing rigor (TestMain
@@ -133,8 +137,12 @@ var servers = []server{
 			// A text tool: rigor's stdout as the one text block.
 			{name: "annotate", tool: "rigor_annotate", args: `{"file":"lib/a.rb"}`, check: checkAnnotate},
 		},
-		agentCall: call{name: "check-findings", tool: "rigor_check", args: `{"paths":["lib","findings.rb"]}`,
-			check: checkRigorText("check", "--format", "json", "--no-stats", "lib", "findings.rb")},
+		agentCalls: []call{
+			{name: "check-findings", tool: "rigor_check", args: `{"paths":["lib","findings.rb"]}`,
+				check: checkRigorText("check", "--format", "json", "--no-stats", "lib", "findings.rb")},
+			{name: "check-exit64", tool: "rigor_check", args: `{"paths":["exit64.rb"]}`,
+				check: checkToolError("rigor exited with status 64", `rigor: usage error: bad arguments ["check" "--format" "json" "--no-stats" "exit64.rb"]`, "partial stdout")},
+		},
 	},
 }
 
@@ -211,7 +219,7 @@ func checkRigorText(argv ...string) func(*testing.T, outcome) {
 func checkToolError(wants ...string) func(*testing.T, outcome) {
 	return func(t *testing.T, o outcome) {
 		t.Helper()
-		if o.RPCErr != nil || !o.IsError {
+		if o.RPCErr != nil || !o.IsError && !o.IsErrorUnknown {
 			t.Fatalf("want a result with isError, got %v", o)
 		}
 		text := strings.Join(o.Texts, "\n")
