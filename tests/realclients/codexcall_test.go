@@ -108,20 +108,20 @@ func TestCodexCallsTool(t *testing.T) {
 	codex := nodeBin(t, "codex")
 	needNode(t)
 	for _, srv := range servers {
-		c := srv.agentCall
-		t.Run(srv.name+"/"+c.tool, func(t *testing.T) {
-			home, proj := t.TempDir(), t.TempDir()
-			codexHome := filepath.Join(home, ".codex")
-			args := c.args
-			if args == "" {
-				args = "{}"
-			}
-			model := startFakeResponses(t, "mcp__"+regName, c.tool, args)
-			var quoted []string
-			for _, a := range srv.args() {
-				quoted = append(quoted, strconv.Quote(a))
-			}
-			config := fmt.Sprintf(`model = "fake-model"
+		for _, c := range srv.agentCalls {
+			t.Run(srv.name+"/"+c.name, func(t *testing.T) {
+				home, proj := t.TempDir(), t.TempDir()
+				codexHome := filepath.Join(home, ".codex")
+				args := c.args
+				if args == "" {
+					args = "{}"
+				}
+				model := startFakeResponses(t, "mcp__"+regName, c.tool, args)
+				var quoted []string
+				for _, a := range srv.args() {
+					quoted = append(quoted, strconv.Quote(a))
+				}
+				config := fmt.Sprintf(`model = "fake-model"
 model_provider = "fake"
 
 [model_providers.fake]
@@ -144,26 +144,49 @@ apps = false
 command = %s
 args = [%s]
 `, strconv.Quote(model.url), regName, strconv.Quote(binPath), strings.Join(quoted, ", "))
-			writeFile(t, filepath.Join(codexHome, "config.toml"), []byte(config))
-			env := []string{"HOME=" + home, "CODEX_HOME=" + codexHome, "MCPSHIP_FAKE_API_KEY=fake"}
-			r := runTool(t, 3*time.Minute, proj, env, codex, "exec", "--skip-git-repo-check",
-				"Call the "+c.tool+" tool of the "+regName+" MCP server once, then stop.")
-			model.mu.Lock()
-			outputs, seen := model.outputs, strings.Join(model.seen, "\n")
-			model.mu.Unlock()
-			if len(outputs) != 1 {
-				t.Fatalf("Codex sent the model %d results of %s, want 1: %q\nfake model saw:\n%s\n%s", len(outputs), c.tool, outputs, seen, r)
-			}
-			if r.code != 0 || !strings.Contains(r.stdout, "The tool answered.") {
-				t.Errorf("codex exec: want exit 0 and the model's final text\n%s", r)
-			}
-			// Codex prefixes the result with "Wall time: …\nOutput:\n".
-			out := outputs[0]
-			if _, after, ok := strings.Cut(out, "Output:\n"); ok {
-				out = after
-			}
-			c.check(t, outcome{Texts: []string{out}})
-			t.Logf("the model got from %s: %q\nfake model saw:\n%s", c.tool, outputs[0], seen)
-		})
+				writeFile(t, filepath.Join(codexHome, "config.toml"), []byte(config))
+				env := []string{"HOME=" + home, "CODEX_HOME=" + codexHome, "MCPSHIP_FAKE_API_KEY=fake"}
+				r := runTool(t, 3*time.Minute, proj, env, codex, "exec", "--skip-git-repo-check",
+					"Call the "+c.tool+" tool of the "+regName+" MCP server once, then stop.")
+				model.mu.Lock()
+				outputs, seen := model.outputs, strings.Join(model.seen, "\n")
+				model.mu.Unlock()
+				if len(outputs) != 1 {
+					t.Fatalf("Codex sent the model %d results of %s, want 1: %q\nfake model saw:\n%s\n%s", len(outputs), c.tool, outputs, seen, r)
+				}
+				if r.code != 0 || !strings.Contains(r.stdout, "The tool answered.") {
+					t.Errorf("codex exec: want exit 0 and the model's final text\n%s", r)
+				}
+				// The output is all the model gets: no isError.
+				c.check(t, outcome{Texts: codexOutputTexts(outputs[0]), IsErrorUnknown: true})
+				t.Logf("the model got from %s: %q\nfake model saw:\n%s", c.tool, outputs[0], seen)
+			})
+		}
 	}
+}
+
+// codexOutputTexts returns the tool's part of a function_call_output Codex
+// sent: either a string, "Wall time: …\nOutput:\n" and the result, or
+// an array of input_text items, the first being "Wall time: …\nOutput:".
+func codexOutputTexts(out string) []string {
+	var items []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal([]byte(out), &items) != nil {
+		if _, after, ok := strings.Cut(out, "Output:\n"); ok {
+			out = after
+		}
+		return []string{out}
+	}
+	var texts []string
+	for i, it := range items {
+		if i == 0 && strings.HasPrefix(it.Text, "Wall time:") {
+			continue
+		}
+		if it.Type == "input_text" {
+			texts = append(texts, it.Text)
+		}
+	}
+	return texts
 }

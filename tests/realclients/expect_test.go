@@ -3,6 +3,7 @@ package realclients
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -41,9 +42,10 @@ type server struct {
 	tools []string
 	// calls are checked by every client that can call tools.
 	calls []call
-	// agentCall is the call an AI assistant makes in an agent turn driven
-	// by a fake model; its check sees only the text the model is given.
-	agentCall call
+	// agentCalls are the calls an AI assistant makes, one per agent turn
+	// driven by a fake model; their checks see only what the model is
+	// given: the text, and isError where the assistant tells it.
+	agentCalls []call
 }
 
 // A call is one tools/call and what its outcome must be.
@@ -64,6 +66,9 @@ type outcome struct {
 	IsError    bool
 	Texts      []string
 	Structured json.RawMessage
+	// IsErrorUnknown says the client does not tell isError apart (what
+	// Codex gives its model), so IsError is false whatever the result.
+	IsErrorUnknown bool
 }
 
 type rpcError struct {
@@ -91,7 +96,52 @@ var servers = []server{
 			{name: "unknown-tool", tool: "no_such_tool", check: checkUnknownTool},
 			{name: "bad-args", tool: "mcpship_version", args: `[1,2]`, check: checkBadArgs},
 		},
-		agentCall: call{name: "version", tool: "mcpship_version", check: checkVersionText},
+		agentCalls: []call{{name: "version", tool: "mcpship_version", check: checkVersionText}},
+	},
+	{
+		// The rigor example, with tests/standin playing rigor (TestMain
+		// puts it first on PATH): it answers with what it received as
+		// JSON, exits 1 ("findings") or 64 (a usage error) when an
+		// argument contains that word.
+		name: "rigor",
+		args: func() []string {
+			return []string{"serve", "--manifest", filepath.Join(repoRoot, "examples", "rigor", "mcpship.json")}
+		},
+		tools: []string{"rigor_check", "rigor_type_of", "rigor_triage", "rigor_annotate", "rigor_sig_gen", "rigor_explain", "rigor_coverage"},
+		calls: []call{
+			// Exit 1 is findings: a normal result, the JSON as structuredContent.
+			{name: "check-findings", tool: "rigor_check", args: `{"paths":["lib","findings.rb"]}`,
+				check: checkRigorArgv("check", "--format", "json", "--no-stats", "lib", "findings.rb")},
+			{name: "check-no-args", tool: "rigor_check",
+				check: checkRigorArgv("check", "--format", "json", "--no-stats")},
+			// Exit 64 is a usage error: isError, with rigor's stderr.
+			{name: "check-exit64", tool: "rigor_check", args: `{"paths":["exit64.rb"]}`,
+				check: checkToolError("rigor exited with status 64", `rigor: usage error: bad arguments ["check" "--format" "json" "--no-stats" "exit64.rb"]`, "partial stdout")},
+			// FILE:LINE:COLUMN is one argument, spaces and all.
+			{name: "type-of", tool: "rigor_type_of", args: `{"file":"lib/a b.rb","line":3,"column":14}`,
+				check: checkRigorArgv("type-of", "--format", "json", "lib/a b.rb:3:14")},
+			// Schema violations are isError results; nothing runs.
+			{name: "type-of-missing-column", tool: "rigor_type_of", args: `{"file":"a.rb","line":3}`,
+				check: checkToolError("invalid arguments for tool rigor_type_of", `missing required property "column"`)},
+			{name: "type-of-line-not-integer", tool: "rigor_type_of", args: `{"file":"a.rb","line":"three","column":1}`,
+				// The Inspector CLI coerces "three" to null by the schema before
+				// sending it, so the check names only the expected type.
+				check: checkToolError("invalid arguments for tool rigor_type_of", "arguments.line: expected integer, got ")},
+			// A value that rigor would read as an option is refused; shell
+			// syntax arrives literally, one element per value.
+			{name: "check-option-value", tool: "rigor_check", args: `{"paths":["--format=evil"]}`,
+				check: checkToolError(`input "paths": the value "--format=evil" starts with '-'`)},
+			{name: "check-shell-syntax", tool: "rigor_check", args: `{"paths":["a; rm -rf /","$(id)","x && echo pwned"]}`,
+				check: checkRigorArgv("check", "--format", "json", "--no-stats", "a; rm -rf /", "$(id)", "x && echo pwned")},
+			// A text tool: rigor's stdout as the one text block.
+			{name: "annotate", tool: "rigor_annotate", args: `{"file":"lib/a.rb"}`, check: checkAnnotate},
+		},
+		agentCalls: []call{
+			{name: "check-findings", tool: "rigor_check", args: `{"paths":["lib","findings.rb"]}`,
+				check: checkRigorText("check", "--format", "json", "--no-stats", "lib", "findings.rb")},
+			{name: "check-exit64", tool: "rigor_check", args: `{"paths":["exit64.rb"]}`,
+				check: checkToolError("rigor exited with status 64", `rigor: usage error: bad arguments ["check" "--format" "json" "--no-stats" "exit64.rb"]`, "partial stdout")},
+		},
 	},
 }
 

@@ -72,10 +72,7 @@ func TestInspectorCLI(t *testing.T) {
 							}
 							return
 						}
-						if r.code != 0 {
-							t.Fatalf("tools/call %s: want exit 0\n%s", c.tool, r)
-						}
-						c.check(t, inspectorOutcome(t, r))
+						c.check(t, inspectorCallOutcome(t, r))
 					})
 				}
 			})
@@ -106,6 +103,29 @@ func TestInspectorRevisions(t *testing.T) {
 			checkTranscript(t, tr, []string{e.rev}, "tools/list", "tools/call")
 		})
 	}
+}
+
+// inspectorCallOutcome reads the outcome of a tools/call through the
+// Inspector CLI, which exits 0 for a result and 5 for one with isError (on
+// stderr the code tool_is_error); the result is on stdout either way.
+func inspectorCallOutcome(t *testing.T, r run) outcome {
+	t.Helper()
+	switch {
+	case r.code == 0:
+		o := inspectorOutcome(t, r)
+		if o.IsError {
+			t.Errorf("the Inspector exited 0 for a result with isError\n%s", r)
+		}
+		return o
+	case r.code == 5 && strings.Contains(r.stderr, `"tool_is_error"`):
+		o := inspectorOutcome(t, r)
+		if !o.IsError {
+			t.Errorf("the Inspector said tool_is_error for a result without isError\n%s", r)
+		}
+		return o
+	}
+	t.Fatalf("tools/call: want exit 0 (a result) or 5 with tool_is_error (isError)\n%s", r)
+	return outcome{}
 }
 
 // inspectorOutcome reads the Inspector's --format json answer to tools/call.

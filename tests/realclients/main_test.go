@@ -29,6 +29,11 @@ var (
 	repoRoot string
 	// binPath is the mcpship binary built by TestMain.
 	binPath string
+	// standinDir holds the stand-in programs built by TestMain (today
+	// "rigor", from tests/standin). TestMain puts it first on PATH, so
+	// every server the tests start, directly or through a client and its
+	// configuration file, runs the stand-in when a manifest calls rigor.
+	standinDir string
 	// selfBin is this test binary, which also serves as the recording
 	// relay (see recordArg).
 	selfBin string
@@ -75,6 +80,22 @@ func buildAndRun(m *testing.M) int {
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		return fail("building mcpship in %s: %v", repoRoot, err)
+	}
+	// The stand-in plays rigor when run under that name (argv[0]) and
+	// reports what it received as JSON; see tests/standin.
+	standinDir = filepath.Join(dir, "standin")
+	rigor := filepath.Join(standinDir, "rigor")
+	if runtime.GOOS == "windows" {
+		rigor += ".exe"
+	}
+	build = exec.Command("go", "build", "-o", rigor, "./tests/standin")
+	build.Dir = repoRoot
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fail("building the stand-in in %s: %v", repoRoot, err)
+	}
+	if err := os.Setenv("PATH", standinDir+string(os.PathListSeparator)+os.Getenv("PATH")); err != nil {
+		return fail("%v", err)
 	}
 	out, err := exec.Command(binPath, "version").Output()
 	if err != nil {
