@@ -72,6 +72,15 @@ func main() {
 	flag.IntVar(&p.Manifest, "manifest", 200, "manifest calls and bare execs (0: skip)")
 	flag.StringVar(&p.Program, "program", "/bin/echo", "the program the manifest tool and the bare exec run")
 	flag.StringVar(&p.Commit, "commit", "", "commit of mcpship under test, for the report")
+	var extra []string
+	flag.Func("extra", "also run `name=path`, an echo server like mcpship-echo (repeatable; for before/after comparisons)", func(v string) error {
+		if !strings.Contains(v, "=") {
+			return fmt.Errorf("want name=path")
+		}
+		extra = append(extra, v)
+		return nil
+	})
+	noBig := flag.Bool("nobig", false, "skip the large messages")
 	only := flag.String("only", "", "comma-separated server names to run (default: all)")
 	jsonOut := flag.String("json", "", "write raw results here")
 	mdOut := flag.String("md", "", "write the markdown report here (default: stdout)")
@@ -87,6 +96,10 @@ func main() {
 		{Name: "go-sdk", Path: bin("gosdk"), Tool: "echo", Echo: true, Big: []int{8, 20}},
 		{Name: "mcp-go", Path: bin("mcpgo"), Tool: "echo", Echo: true, Big: []int{8, 20}},
 		{Name: "mcpship-serve", Path: bin("mcpship"), Args: []string{"serve"}, Tool: "mcpship_version", Big: []int{20}},
+	}
+	for _, e := range extra {
+		n, path, _ := strings.Cut(e, "=")
+		servers = append(servers, &server{Name: n, Path: path, Tool: "echo", Echo: true, Big: []int{8, 20}})
 	}
 	if *only != "" {
 		var keep []*server
@@ -114,6 +127,9 @@ func main() {
 			r.Cold = cold(s, p.Cold)
 			r.Session = session(s, p.Warm, p.Seq, p.Pipe)
 			for _, mib := range s.Big {
+				if *noBig {
+					break
+				}
 				r.Big = append(r.Big, big(s, mib))
 			}
 			res.Runs = append(res.Runs, r)

@@ -384,5 +384,3 @@ func median(xs []float64) float64 {
 	}
 	return (ys[n/2-1] + ys[n/2]) / 2
 }
-
-
