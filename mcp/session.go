@@ -15,9 +15,8 @@ import (
 type session struct {
 	srv    *Server
 	out    *lineWriter
-	sem    chan struct{} // bounds concurrent tool calls
-	calls  sync.WaitGroup
-	broken chan struct{} // closed when a write fails
+	calls  sync.WaitGroup // tool calls queued or running
+	broken chan struct{}  // closed when a write fails
 	once   sync.Once
 
 	stopped     atomic.Bool // no more lines are dispatched
@@ -29,6 +28,25 @@ type session struct {
 	inflight map[string]*inflight // tools/call by id
 	ctx      context.Context      // parent of every call's context
 	cancel   context.CancelFunc
+
+	// Tool calls wait in queue for one of at most MaxConcurrentCalls
+	// workers. Workers live until the session stops, so a call costs no
+	// new goroutine (nor the growth of a new goroutine's stack), and a
+	// waiting call holds a few hundred bytes, not a goroutine.
+	qmu     sync.Mutex
+	queue   []*pendingCall
+	workers int           // started
+	idle    int           // waiting for work
+	wake    chan struct{} // a call was queued; buffered, never blocks
+	quit    chan struct{} // closed by stop: idle workers exit
+}
+
+// pendingCall is a checked tools/call waiting for a worker.
+type pendingCall struct {
+	ctx    context.Context
+	rt     *registeredTool
+	req    *CallRequest
+	modern bool
 }
 
 // inflight is a tool call that has not been answered.
@@ -41,7 +59,8 @@ func newSession(s *Server, w io.Writer) *session {
 	ss := &session{
 		srv:      s,
 		out:      &lineWriter{w: w},
-		sem:      make(chan struct{}, s.opts.MaxConcurrentCalls),
+		wake:     make(chan struct{}, s.opts.MaxConcurrentCalls),
+		quit:     make(chan struct{}),
 		broken:   make(chan struct{}),
 		inflight: map[string]*inflight{},
 	}
@@ -93,6 +112,54 @@ func (ss *session) stop(timeout time.Duration) {
 	}
 	ss.cancel()
 	ss.out.close()
+	close(ss.quit)
+}
+
+// enqueue queues a call and makes sure a worker will take it: an idle
+// one, a new one while there are fewer than MaxConcurrentCalls, or else
+// the next busy one to finish.
+func (ss *session) enqueue(c *pendingCall) {
+	ss.qmu.Lock()
+	ss.queue = append(ss.queue, c)
+	spawn := ss.idle == 0 && ss.workers < ss.srv.opts.MaxConcurrentCalls
+	if spawn {
+		ss.workers++
+	}
+	wake := ss.idle > 0
+	ss.qmu.Unlock()
+	switch {
+	case spawn:
+		go ss.worker()
+	case wake:
+		select {
+		case ss.wake <- struct{}{}:
+		default: // as many wake-ups are pending as there are workers
+		}
+	}
+}
+
+// worker runs queued calls one after another until the session stops.
+func (ss *session) worker() {
+	ss.qmu.Lock()
+	for {
+		for len(ss.queue) == 0 {
+			ss.idle++
+			ss.qmu.Unlock()
+			select {
+			case <-ss.wake:
+			case <-ss.quit:
+				return
+			}
+			ss.qmu.Lock()
+			ss.idle--
+		}
+		c := ss.queue[0]
+		ss.queue[0] = nil
+		ss.queue = ss.queue[1:]
+		ss.qmu.Unlock()
+		ss.runCall(c)
+		ss.qmu.Lock()
+	}
 }
 
 // write sends one message; a failure ends the session.
