@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,8 @@ type session struct {
 	idle    int           // waiting for work
 	wake    chan struct{} // a call was queued; buffered, never blocks
 	quit    chan struct{} // closed by stop: idle workers exit
+
+	handedOff bool // the reader started or woke a worker; only the reader uses it
 }
 
 // pendingCall is a checked tools/call waiting for a worker.
@@ -90,6 +93,13 @@ func (ss *session) readLoop(r io.Reader) error {
 			continue
 		}
 		ss.handle(line)
+		if ss.handedOff && lr.r.Buffered() == 0 {
+			// The next read blocks in the kernel, holding this thread,
+			// so the worker just woken would wait for another thread to
+			// wake and take it over. Yield, so that it runs here first.
+			ss.handedOff = false
+			runtime.Gosched()
+		}
 	}
 }
 
@@ -127,6 +137,7 @@ func (ss *session) enqueue(c *pendingCall) {
 	}
 	wake := ss.idle > 0
 	ss.qmu.Unlock()
+	ss.handedOff = ss.handedOff || spawn || wake
 	switch {
 	case spawn:
 		go ss.worker()
