@@ -100,6 +100,8 @@ type pipeResult struct {
 	CallsPerSec float64 `json:"calls_per_s"`
 	CPUus       float64 `json:"cpu_us_per_call"`
 	InOrder     bool    `json:"in_order"`
+	// WritesPerCall is the server's write system calls per reply.
+	WritesPerCall float64 `json:"writes_per_call"`
 	// MaxOutOfOrder is the largest distance between a reply's position and
 	// its request's.
 	MaxOutOfOrder int `json:"max_out_of_order"`
@@ -200,6 +202,7 @@ func session(s *server, warm, nSeq, nPipe int) (r sessionResult) {
 	ends = make([]int, nPipe)
 	werr := make(chan error, 1)
 	cpu0 = procCPU(p.pid())
+	w0 := syscw(p.pid())
 	t0 = time.Now()
 	go func() {
 		bw := bufio.NewWriterSize(p.in, 64<<10)
@@ -224,12 +227,14 @@ func session(s *server, warm, nSeq, nPipe int) (r sessionResult) {
 	}
 	el = time.Since(t0)
 	cpu1 = procCPU(p.pid())
+	w1 := syscw(p.pid())
 	if err := <-werr; err != nil {
 		r.Err = "pipelined write: " + err.Error()
 		return r
 	}
 	seen := make([]bool, nPipe)
-	r.Pipe = pipeResult{N: nPipe, CallsPerSec: float64(nPipe) / el.Seconds(), CPUus: perCall(cpu1-cpu0, nPipe), InOrder: true}
+	r.Pipe = pipeResult{N: nPipe, CallsPerSec: float64(nPipe) / el.Seconds(), CPUus: perCall(cpu1-cpu0, nPipe), InOrder: true,
+		WritesPerCall: float64(w1-w0) / float64(nPipe)}
 	start = 0
 	for i, end := range ends {
 		got, err := checkCall(s, arena[start:end])

@@ -265,6 +265,21 @@ func procCPU(pid int) time.Duration {
 
 const clockTicks = 100 // USER_HZ on Linux
 
+// syscw returns how many write system calls pid has made.
+func syscw(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid))
+	if err != nil {
+		return -1
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "syscw:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n
+		}
+	}
+	return -1
+}
+
 // vmHWM returns the peak resident set size of pid, in bytes.
 func vmHWM(pid int) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))

@@ -68,6 +68,7 @@ func report(res *results) string {
 		{"sequential: server CPU per call (µs)", "%.1f", func(r *run) (float64, bool) { return r.Session.Seq.CPUus, okSession(r) }},
 		{"pipelined calls/s", "%.0f", func(r *run) (float64, bool) { return r.Session.Pipe.CallsPerSec, okSession(r) }},
 		{"pipelined: server CPU per call (µs)", "%.1f", func(r *run) (float64, bool) { return r.Session.Pipe.CPUus, okSession(r) }},
+		{"pipelined: server write(2) calls per reply", "%.2f", func(r *run) (float64, bool) { return r.Session.Pipe.WritesPerCall, okSession(r) }},
 		{"peak RSS after seq+pipelined, VmHWM (MiB)", "%.1f", func(r *run) (float64, bool) { return mib(r.Session.HWM), okSession(r) }},
 	}
 	for _, m := range []int{8, 20} {
@@ -204,7 +205,7 @@ func report(res *results) string {
 		w("| pipelined calls/s ≥ 0.5× ref (calls run concurrently) | %.0f vs %.0f = %.2f× | %s |\n", v, rv, v/rv, atLeast(v/rv, 0.5))
 		for _, n := range []string{"mcpship", "mcpship-serve"} {
 			if has(n) {
-				v, rv = get(n, metrics[11].f), get("ref", metrics[11].f)
+				v, rv = get(n, metrics[12].f), get("ref", metrics[12].f)
 				w("| %s peak RSS ≤ 1.5× ref | %.1f MiB vs %.1f MiB = %.2f× | %s |\n", n, v, rv, v/rv, atMost(v/rv, 1.5))
 			}
 		}
