@@ -80,6 +80,14 @@ func main() {
 		extra = append(extra, v)
 		return nil
 	})
+	var extraServe []string
+	flag.Func("extra-serve", "also run `name=path` as `path serve` with its mcpship_version tool (repeatable)", func(v string) error {
+		if !strings.Contains(v, "=") {
+			return fmt.Errorf("want name=path")
+		}
+		extraServe = append(extraServe, v)
+		return nil
+	})
 	noBig := flag.Bool("nobig", false, "skip the large messages")
 	only := flag.String("only", "", "comma-separated server names to run (default: all)")
 	jsonOut := flag.String("json", "", "write raw results here")
@@ -100,6 +108,10 @@ func main() {
 	for _, e := range extra {
 		n, path, _ := strings.Cut(e, "=")
 		servers = append(servers, &server{Name: n, Path: path, Tool: "echo", Echo: true, Big: []int{8, 20}})
+	}
+	for _, e := range extraServe {
+		n, path, _ := strings.Cut(e, "=")
+		servers = append(servers, &server{Name: n, Path: path, Args: []string{"serve"}, Tool: "mcpship_version", Big: []int{20}})
 	}
 	if *only != "" {
 		var keep []*server
