@@ -6,6 +6,17 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
+step "install the tools the tests need (goreleaser, shellcheck, dash, busybox; cached)"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+sh scripts/install-tools.sh 2>&1 | tee "$log"
+if grep -q 'SKIPPED' "$log"; then
+	echo "!!! some tools could not be installed: the tests that need them will SKIP (see above) !!!"
+else
+	export MCPSHIP_DIST_TOOLS=require # a tool that went missing must fail the run, not skip
+fi
+export PATH="${MCPSHIP_CACHE:-$HOME/.cache/mcpship}/tools:$PATH"
+
 step "go vet"
 go vet ./...
 
@@ -20,3 +31,6 @@ go test -count=1 ./...
 
 step "go test -race (protocol core)"
 go test -count=1 -race ./mcp/
+
+step "real clients (Claude Code, Gemini CLI, Codex, Inspector, TypeScript SDK, go-sdk, mcp-go, conformance)"
+bash scripts/test-realclients.sh

@@ -14,7 +14,9 @@ import (
 )
 
 // binPath is the mcpship binary built by TestMain; binDir is its directory.
-var binPath, binDir string
+// standinDir holds the stand-in program (tests/standin) under the names
+// rigor, commitbrief and standin; goappPath is examples/goapp.
+var binPath, binDir, standinDir, goappPath string
 
 func TestMain(m *testing.M) {
 	os.Exit(buildAndRun(m))
@@ -32,13 +34,35 @@ func buildAndRun(m *testing.M) int {
 	if runtime.GOOS == "windows" {
 		binPath += ".exe"
 	}
-	build := exec.Command("go", "build", "-o", binPath, "github.com/mcpship/mcpship/cmd/mcpship")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "building mcpship: %v\n", err)
-		return 1
+	standinDir = filepath.Join(dir, "standin")
+	goappPath = filepath.Join(dir, "goapp"+exeSuffix())
+	standin := filepath.Join(standinDir, "standin"+exeSuffix())
+	for _, b := range []struct{ out, pkg string }{
+		{binPath, "github.com/mcpship/mcpship/cmd/mcpship"},
+		{standin, "github.com/mcpship/mcpship/tests/standin"},
+		{goappPath, "github.com/mcpship/mcpship/examples/goapp"},
+	} {
+		build := exec.Command("go", "build", "-o", b.out, b.pkg)
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n", b.pkg, err)
+			return 1
+		}
+	}
+	for _, name := range []string{"rigor", "commitbrief"} {
+		if err := os.Link(standin, filepath.Join(standinDir, name+exeSuffix())); err != nil {
+			fmt.Fprintf(os.Stderr, "linking the stand-in: %v\n", err)
+			return 1
+		}
 	}
 	return m.Run()
+}
+
+func exeSuffix() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
 }
 
 // TestScripts runs the testscript files in testdata/script with the built
@@ -51,6 +75,11 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", env.WorkDir)
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("MCPSHIP_BIN", binPath)
+			examples, err := filepath.Abs("../examples")
+			if err != nil {
+				return err
+			}
+			env.Setenv("EXAMPLES", examples)
 			return nil
 		},
 	})

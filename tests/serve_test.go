@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -52,9 +54,16 @@ func TestServeHandshakeAtEveryLegacyRevision(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sc, _ := out.StructuredContent.(map[string]any)
-			if out.IsError || sc["version"] != res.ServerInfo.Version || len(out.Content) != 1 || !strings.HasPrefix(out.Content[0].Text, "mcpship ") {
+			if out.IsError || len(out.Content) != 1 || !strings.HasPrefix(out.Content[0].Text, "mcpship "+res.ServerInfo.Version+" (") {
 				t.Errorf("mcpship_version result %+v does not match serverInfo %+v", out, res.ServerInfo)
+			}
+			out, err = c.CallTool(ctx, "mcpship_version", map[string]bool{"json": true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, _ := out.StructuredContent.(map[string]any)
+			if out.IsError || sc["version"] != res.ServerInfo.Version || len(out.Content) == 0 {
+				t.Errorf("mcpship_version {json: true} result %+v does not match serverInfo %+v", out, res.ServerInfo)
 			}
 			if err := c.Close(); err != nil {
 				t.Errorf("server exit after stdin closed: %v", err)
@@ -247,5 +256,70 @@ func TestServeExitsOnEOFAndSignals(t *testing.T) {
 			t.Fatalf("signal %v: serve did not exit", sig)
 		}
 		stdin.Close()
+	}
+}
+
+// TestServeLongCallOnTheWire drives a long-running manifest call over raw
+// pipes: ping and tools/list are answered while it runs, a cancelled call
+// is never answered, and a call still running when stdin closes is
+// answered before the server exits 0.
+func TestServeLongCallOnTheWire(t *testing.T) {
+	cmd := exec.Command(binPath, "serve", "--manifest", standinManifest)
+	cmd.Env = append(os.Environ(), "PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	send := func(s string) {
+		if _, err := io.WriteString(stdin, s+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expect := func(want string) {
+		t.Helper()
+		select {
+		case l := <-lines:
+			if !strings.Contains(l, want) {
+				t.Fatalf("got %.300s\nwant a line containing %s", l, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no line containing %s within 10s", want)
+		}
+	}
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	call := func(id, tool string, words ...string) string {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "method": "tools/call",
+			"params": map[string]any{"name": tool, "arguments": map[string]any{"words": words}}})
+		return string(b)
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`)
+	expect(`"id":1,"result"`)
+	send(call("2", "slow", "sleep", pidfile))
+	readPids(t, pidfile, 3) // the call is running
+	send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	expect(`{"jsonrpc":"2.0","id":3,"result":{}}`)
+	send(`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`)
+	expect(`"id":4,"result":{"tools":[`)
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	send(call("5", "slow", "quick"))
+	expect(`"id":5,"result"`)
+	send(call("6", "fast", "sleep", filepath.Join(t.TempDir(), "pids6")))
+	stdin.Close()
+	expect(`"id":6,"result":{"content":[`) // timed out after 1s, answered after EOF
+	for l := range lines {
+		t.Errorf("unexpected line after the last reply (the cancelled call must stay silent): %.300s", l)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("serve exit after EOF: %v", err)
 	}
 }

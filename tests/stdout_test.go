@@ -15,7 +15,12 @@ import (
 // their cli.App was given; only main hands os.Stdout to it.
 func TestNoStrayStdoutWrites(t *testing.T) {
 	stray := regexp.MustCompile(`os\.Stdout|\bfmt\.Print(f|ln)?\(|\bprintln\(|\bprint\(|log\.SetOutput\(os\.Stdout`)
-	allowed := map[string]bool{filepath.Join("cmd", "mcpship", "main.go"): true}
+	allowed := map[string]bool{
+		filepath.Join("cmd", "mcpship", "main.go"): true, // hands os.Stdout to the app
+		// The adapter's and serve's guards point os.Stdout at stderr while serving.
+		filepath.Join("cliadapter", "commands.go"):  true,
+		filepath.Join("cmd", "mcpship", "serve.go"): true,
+	}
 	root := ".."
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -43,22 +43,37 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "mcpship: %v\n", err)
-	var ue usageError
-	if errors.As(err, &ue) {
+	code := exitCode(err)
+	if code == exitUsage {
 		fmt.Fprintln(stderr, "Run 'mcpship help' for usage.")
-		return exitUsage
 	}
+	return code
+}
+
+// exitCode maps an error returned by the app to the process exit code.
+func exitCode(err error) int {
+	var ue usageError
 	var ec cli.ExitCoder
-	if errors.As(err, &ec) {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ue):
+		return exitUsage
+	case errors.As(err, &ec):
 		return ec.ExitCode()
 	}
 	return exitFailure
 }
 
-func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+func init() {
 	cli.VersionPrinter = func(c *cli.Context) {
 		fmt.Fprintln(c.App.Writer, release.Current().String())
 	}
+}
+
+// newApp builds the command-line app. It is called afresh for every
+// in-process tool call (see cliadapter), so it must not touch globals.
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:      "mcpship",
 		Usage:     "ship a command-line tool as an MCP server and register it with AI assistants",
@@ -79,6 +94,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		},
 		Commands: []*cli.Command{
 			serveCommand(),
+			manifestCommand(),
 			versionCommand(),
 			initCommand(),
 			removeCommand(),

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpship/mcpship/cliadapter"
+	"github.com/mcpship/mcpship/manifest"
 	"github.com/mcpship/mcpship/mcp"
 	"github.com/mcpship/mcpship/release"
 )
@@ -20,13 +22,15 @@ func serveCommand() *cli.Command {
 		Usage: "serve tools to an MCP client over stdio",
 		Description: "Speaks MCP (JSON-RPC 2.0, one message per line) on standard input and output.\n" +
 			"Nothing but protocol messages is written to standard output; logs go to standard error.\n" +
-			"With no tool source configured, it serves mcpship's own read-only tools.",
+			"With --manifest, it serves the tools the manifests declare; without, mcpship's own read-only commands.",
 		ArgsUsage: " ",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "transport", Value: "stdio", Usage: "transport to serve on; only `stdio` today"},
 			&cli.IntFlag{Name: "max-message-bytes", Value: mcp.DefaultMaxMessageBytes, Usage: "longest message accepted; a longer one gets an error reply"},
 			&cli.IntFlag{Name: "max-concurrent-calls", Value: 16, Usage: "tool calls run at once; more wait their turn"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "stderr log level: debug, info, warn or error"},
+			&cli.StringSliceFlag{Name: "manifest", Usage: "serve the tools `FILE` declares (repeat, or give a comma-separated list); see docs/manifest.md"},
+			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "session default `NAME=VALUE` for an input a call leaves out; NAME is INPUT or TOOL.INPUT (repeatable)"},
 		},
 		OnUsageError: commandUsageError,
 		Action:       serve,
@@ -58,7 +62,20 @@ func serve(c *cli.Context) error {
 		MaxConcurrentCalls: c.Int("max-concurrent-calls"),
 		Logger:             logger,
 	})
-	if err := addSelfTools(srv); err != nil {
+	files := c.StringSlice("manifest")
+	sets := []string(*c.Generic("set").(*listFlag))
+	var ms []*manifest.Manifest
+	if len(files) > 0 {
+		var err error
+		if ms, err = loadManifests(files, sets); err != nil {
+			return err
+		}
+		if err := addManifestTools(srv, ms); err != nil {
+			return err
+		}
+	} else if len(sets) > 0 {
+		return usagef("--set needs --manifest: it gives defaults to manifest inputs")
+	} else if err := addSelfTools(srv); err != nil {
 		return err
 	}
 
@@ -68,7 +85,17 @@ func serve(c *cli.Context) error {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger.Info("serving", "transport", "stdio", "tools", len(srv.Tools()), "version", info.Version)
-	if err := srv.Serve(ctx, c.App.Reader, c.App.Writer); err != nil {
+	if c.App.Writer == os.Stdout {
+		// Standard output belongs to the protocol: a stray print anywhere
+		// in the process goes to standard error instead.
+		os.Stdout = os.Stderr
+		defer func() { os.Stdout = c.App.Writer.(*os.File) }()
+	}
+	err := srv.Serve(ctx, c.App.Reader, c.App.Writer)
+	for _, m := range ms {
+		m.Wait() // cancelled calls stop their process groups first
+	}
+	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	if ctx.Err() != nil {
@@ -77,24 +104,18 @@ func serve(c *cli.Context) error {
 	return nil
 }
 
+// selfTools are mcpship's own read-only commands, served through the
+// in-process adapter when serve has no manifest.
+var selfTools = cliadapter.Options{
+	Prefix: "mcpship_",
+	Tools: []cliadapter.Tool{
+		{Command: "version", NoArgs: true, JSON: true, Title: "mcpship version",
+			Description: "Report the version, commit, build date and platform of this mcpship server; with json, as a JSON object."},
+	},
+	ExitCode: exitCode,
+}
+
 // addSelfTools registers mcpship's own read-only tools.
 func addSelfTools(srv *mcp.Server) error {
-	return srv.AddTool(mcp.Tool{
-		Name:        "mcpship_version",
-		Title:       "mcpship version",
-		Description: "Report the version, commit, build date and platform of this mcpship server.",
-		InputSchema: mcp.ObjectSchema(nil),
-		OutputSchema: mcp.ObjectSchema(map[string]any{
-			"version":  map[string]any{"type": "string"},
-			"commit":   map[string]any{"type": "string"},
-			"date":     map[string]any{"type": "string"},
-			"modified": map[string]any{"type": "boolean"},
-			"go":       map[string]any{"type": "string"},
-			"platform": map[string]any{"type": "string"},
-		}, "version", "go", "platform"),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: mcp.Bool(true), IdempotentHint: mcp.Bool(true), OpenWorldHint: mcp.Bool(false)},
-	}, func(context.Context, *mcp.CallRequest) (*mcp.CallToolResult, error) {
-		info := release.Current()
-		return mcp.StructuredResult(info, info.String()), nil
-	})
+	return cliadapter.AddTools(srv, func() *cli.App { return newApp(nil, io.Discard, io.Discard) }, selfTools)
 }

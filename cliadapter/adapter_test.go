@@ -1,0 +1,333 @@
+package cliadapter
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// newTestApp is a small app whose "show" command prints what it parsed.
+func newTestApp() *cli.App {
+	return &cli.App{
+		Name:  "demo",
+		Flags: []cli.Flag{&cli.IntFlag{Name: "depth", Value: 2}},
+		Action: func(c *cli.Context) error {
+			fmt.Fprintf(c.App.Writer, "root depth=%d args=%q", c.Int("depth"), c.Args().Slice())
+			return nil
+		},
+		Commands: []*cli.Command{
+			{
+				Name:      "show",
+				Usage:     "print the parsed flags and arguments",
+				ArgsUsage: "[WORD...]",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "name", Value: "anon", Usage: "who"},
+					&cli.BoolFlag{Name: "loud"},
+					&cli.IntFlag{Name: "count", Value: 1},
+					&cli.UintFlag{Name: "level"},
+					&cli.Float64Flag{Name: "ratio"},
+					&cli.StringSliceFlag{Name: "tag"},
+					&cli.IntSliceFlag{Name: "num"},
+					&cli.DurationFlag{Name: "wait", Value: time.Second},
+					&cli.PathFlag{Name: "dir"},
+					&cli.StringFlag{Name: "secret", Hidden: true},
+					&cli.TimestampFlag{Name: "when", Layout: time.RFC3339},
+				},
+				Action: func(c *cli.Context) error {
+					out := map[string]any{
+						"name": c.String("name"), "loud": c.Bool("loud"), "count": c.Int("count"),
+						"tag": c.StringSlice("tag"), "num": c.IntSlice("num"), "wait": c.Duration("wait").String(),
+						"args": c.Args().Slice(),
+					}
+					b, _ := json.Marshal(out)
+					fmt.Fprintln(c.App.Writer, string(b))
+					fmt.Fprintln(c.App.ErrWriter, "note on stderr")
+					return nil
+				},
+			},
+			{
+				Name:  "fail",
+				Flags: []cli.Flag{&cli.IntFlag{Name: "code", Required: true}},
+				Action: func(c *cli.Context) error {
+					fmt.Fprintln(c.App.Writer, "partial output")
+					return cli.Exit("it failed", c.Int("code"))
+				},
+			},
+			{Name: "wipe", Usage: "delete everything", Action: func(*cli.Context) error { return nil }},
+			{Name: "db", Subcommands: []*cli.Command{{Name: "show-status", Action: func(c *cli.Context) error {
+				fmt.Fprint(c.App.Writer, "up")
+				return nil
+			}}}},
+		},
+	}
+}
+
+var testOptions = Options{
+	Prefix: "demo_",
+	Tools: []Tool{
+		{Command: "show", JSON: true},
+		{Command: "fail", NoArgs: true, OKExitCodes: []int{0, 3}},
+		{Command: "wipe", Write: true},
+		{Command: "db show-status", NoArgs: true},
+	},
+}
+
+// connect serves the tools on an in-memory pipe and returns a client.
+func connect(t *testing.T, opts Options) *mcp.Client {
+	t.Helper()
+	srv := mcp.NewServer(mcp.Implementation{Name: "demo", Version: "1"}, &mcp.ServerOptions{MaxConcurrentCalls: 64})
+	if err := AddTools(srv, newTestApp, opts); err != nil {
+		t.Fatal(err)
+	}
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = srv.Serve(ctx, sr, sw); sw.Close(); close(done) }()
+	c := mcp.NewClient(cr, cw, nil)
+	t.Cleanup(func() { c.Close(); cancel(); <-done })
+	if _, err := c.Initialize(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func call(t *testing.T, c *mcp.Client, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := c.CallTool(context.Background(), name, args)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+func TestListAndSchema(t *testing.T) {
+	c := connect(t, testOptions)
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Name)
+	}
+	if want := []string{"demo_show", "demo_fail", "demo_db_show_status"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("tools = %v, want %v (write-side wipe excluded)", names, want)
+	}
+	var s struct {
+		Properties map[string]map[string]any `json:"properties"`
+		Required   []string                  `json:"required"`
+	}
+	if err := json.Unmarshal(tools[0].InputSchema, &s); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"name": "string", "loud": "boolean", "count": "integer", "level": "integer",
+		"ratio": "number", "tag": "array", "num": "array", "wait": "string", "dir": "string", "args": "array"}
+	if len(s.Properties) != len(want) {
+		t.Errorf("properties = %v, want exactly %v (hidden and timestamp flags left out)", s.Properties, want)
+	}
+	for name, typ := range want {
+		if s.Properties[name]["type"] != typ {
+			t.Errorf("%s: type %v, want %s", name, s.Properties[name]["type"], typ)
+		}
+	}
+	if s.Properties["name"]["default"] != "anon" || s.Properties["name"]["description"] != "who" || s.Properties["count"]["default"] != 1.0 {
+		t.Errorf("defaults or usage missing: name=%v count=%v", s.Properties["name"], s.Properties["count"])
+	}
+	if err := json.Unmarshal(tools[1].InputSchema, &s); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.Required, []string{"code"}) {
+		t.Errorf("fail requires %v, want [code]", s.Required)
+	}
+	if *tools[0].Annotations.ReadOnlyHint != true {
+		t.Error("show is not announced read-only")
+	}
+}
+
+func TestNoFlagStateLeaksAndHostileArgs(t *testing.T) {
+	c := connect(t, testOptions)
+	res := call(t, c, "demo_show", map[string]any{"name": "bob", "loud": true, "tag": []string{"a,b", "c"},
+		"args": []string{"--name=injected", "-x", "a; rm -rf /", "$(id)", "two\nlines"}})
+	got := res.StructuredContent.(map[string]any)
+	if got["name"] != "bob" || got["loud"] != true || fmt.Sprint(got["tag"]) != "[a,b c]" {
+		t.Errorf("first call parsed %v", got)
+	}
+	if fmt.Sprintf("%q", got["args"]) != `["--name=injected" "-x" "a; rm -rf /" "$(id)" "two\nlines"]` {
+		t.Errorf("args arrived as %q", got["args"])
+	}
+	res = call(t, c, "demo_show", map[string]any{"count": 3.0, "num": []any{2.0, json.Number("1e1")}})
+	got = res.StructuredContent.(map[string]any)
+	if got["count"] != 3.0 || fmt.Sprint(got["num"]) != "[2 10]" {
+		t.Errorf("integral numbers: %v", got)
+	}
+	res = call(t, c, "demo_show", map[string]any{})
+	got = res.StructuredContent.(map[string]any)
+	if got["name"] != "anon" || got["loud"] != false || got["count"] != 1.0 || !empty(got["tag"]) || !empty(got["args"]) {
+		t.Errorf("second call leaked state from the first: %v", got)
+	}
+}
+
+func TestConcurrentCallsAreIsolated(t *testing.T) {
+	c := connect(t, testOptions)
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name := fmt.Sprintf("n%d", i)
+			res, err := c.CallTool(context.Background(), "demo_show", map[string]any{"name": name, "count": i, "tag": []string{name}})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			got, _ := res.StructuredContent.(map[string]any)
+			if got["name"] != name || got["count"] != float64(i) || fmt.Sprint(got["tag"]) != "["+name+"]" {
+				t.Errorf("call %d got %v", i, got)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestExitCodes(t *testing.T) {
+	c := connect(t, testOptions)
+	res := call(t, c, "demo_fail", map[string]any{"code": 3})
+	if res.IsError || !strings.Contains(res.Content[0].Text, "partial output") || !strings.Contains(res.Content[0].Text, "exit status 3") {
+		t.Errorf("exit 3 (ok): %+v", res)
+	}
+	res = call(t, c, "demo_fail", map[string]any{"code": 4})
+	if !res.IsError || !strings.Contains(res.Content[0].Text, "status 4: it failed") || !strings.Contains(res.Content[0].Text, "partial output") {
+		t.Errorf("exit 4: %+v", res)
+	}
+	res = call(t, c, "demo_fail", map[string]any{})
+	if !res.IsError || !strings.Contains(res.Content[0].Text, `missing required property "code"`) {
+		t.Errorf("missing required: %+v", res)
+	}
+	res = call(t, c, "demo_show", map[string]any{"bogus": 1})
+	if !res.IsError || !strings.Contains(res.Content[0].Text, `unknown property "bogus"`) {
+		t.Errorf("unknown property: %+v", res)
+	}
+	res = call(t, c, "demo_db_show_status", nil)
+	if res.IsError || res.Content[0].Text != "up" {
+		t.Errorf("db show-status: %+v", res)
+	}
+}
+
+func TestWriteToolsNeedAllowWrite(t *testing.T) {
+	opts := testOptions
+	opts.AllowWrite = true
+	c := connect(t, opts)
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools {
+		if tl.Name == "demo_wipe" {
+			if *tl.Annotations.ReadOnlyHint {
+				t.Error("wipe announced read-only")
+			}
+			return
+		}
+	}
+	t.Errorf("demo_wipe not served with AllowWrite: %v", tools)
+}
+
+func TestUnknownCommand(t *testing.T) {
+	srv := mcp.NewServer(mcp.Implementation{Name: "x", Version: "1"}, nil)
+	err := AddTools(srv, newTestApp, Options{Tools: []Tool{{Command: "db nope"}}})
+	if err == nil || !strings.Contains(err.Error(), `no command "nope"`) || !strings.Contains(err.Error(), "show-status") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func empty(v any) bool {
+	l, _ := v.([]any)
+	return len(l) == 0
+}
+
+// sharedName is a package-level Destination, as some apps have: only
+// Options.Serial makes such an app safe to call concurrently.
+var sharedName string
+
+func newGlobalApp() *cli.App {
+	return &cli.App{Name: "g", Commands: []*cli.Command{{
+		Name:  "echo",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "name", Value: "none", Destination: &sharedName}},
+		Action: func(c *cli.Context) error {
+			time.Sleep(time.Millisecond)
+			fmt.Fprint(c.App.Writer, sharedName)
+			return nil
+		},
+	}}}
+}
+
+func TestSerialProtectsSharedDestinations(t *testing.T) {
+	srv := mcp.NewServer(mcp.Implementation{Name: "g", Version: "1"}, &mcp.ServerOptions{MaxConcurrentCalls: 32})
+	if err := AddTools(srv, newGlobalApp, Options{Serial: true, Tools: []Tool{{Command: "echo", NoArgs: true}}}); err != nil {
+		t.Fatal(err)
+	}
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	go func() { _ = srv.Serve(context.Background(), sr, sw); sw.Close() }()
+	c := mcp.NewClient(cr, cw, nil)
+	defer c.Close()
+	if _, err := c.Initialize(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			args := map[string]any{}
+			want := "none"
+			if i%2 == 0 {
+				want = fmt.Sprint("n", i)
+				args["name"] = want
+			}
+			res := call(t, c, "echo", args)
+			if res.Content[0].Text != want {
+				t.Errorf("call %d: got %q, want %q", i, res.Content[0].Text, want)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestRootActionAndExclude(t *testing.T) {
+	c := connect(t, Options{Tools: []Tool{{Command: ""}, {Command: "show", Exclude: []string{"dir", "ratio"}, Args: "words"}}})
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tools[0].Name != "demo" || !strings.Contains(string(tools[0].InputSchema), `"depth"`) {
+		t.Errorf("root tool: %s %s", tools[0].Name, tools[0].InputSchema)
+	}
+	schema := string(tools[1].InputSchema)
+	if strings.Contains(schema, `"dir"`) || strings.Contains(schema, `"ratio"`) || !strings.Contains(schema, `"words"`) || strings.Contains(schema, `"args"`) {
+		t.Errorf("show schema with dir and ratio excluded, args named words: %s", schema)
+	}
+	res := call(t, c, "demo", map[string]any{"depth": 5, "args": []string{"-x", "y"}})
+	if got := res.Content[0].Text; got != `root depth=5 args=["-x" "y"]` {
+		t.Errorf("root action: %q", got)
+	}
+	res = call(t, c, "show", map[string]any{"words": []string{"w"}})
+	if got := fmt.Sprint(res.Content[0].Text); !strings.Contains(got, `"args":["w"]`) {
+		t.Errorf("show with words: %s", got)
+	}
+	res = call(t, c, "show", map[string]any{"dir": "/"})
+	if !res.IsError || !strings.Contains(res.Content[0].Text, `unknown property "dir"`) {
+		t.Errorf("excluded flag accepted: %+v", res)
+	}
+}

@@ -1,0 +1,72 @@
+package cliadapter
+
+import (
+	"errors"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Options choose which commands of an app become tools, and how they run.
+type Options struct {
+	// Prefix is put before every tool name, as "rigor_" in rigor_check.
+	Prefix string
+	// Tools lists the commands to serve. Nothing else is served.
+	Tools []Tool
+	// AllowWrite serves the tools marked Write as well. The "mcp"
+	// subcommand sets it from its --allow-write flag.
+	AllowWrite bool
+	// Serial runs one call at a time, for apps whose flags write to
+	// shared Destination variables or whose actions share global state.
+	Serial bool
+	// ExitCode maps the error the app returns to an exit code. Default:
+	// the code of a cli.ExitCoder, else 1 (and 0 for no error).
+	ExitCode func(error) int
+	// MaxOutputBytes caps what is kept of each call's output and of its
+	// error output. Default 1 MiB.
+	MaxOutputBytes int
+	// Init, when set, returns the app's "init" command, which registers
+	// the app with AI assistants; Commands adds it next to "mcp".
+	Init func() *cli.Command
+}
+
+// Tool chooses one command and shapes its tool.
+type Tool struct {
+	// Command is the command's path below the app, such as "check" or
+	// "db status"; "" is the app's own action.
+	Command string
+	// Name is the tool's name after Options.Prefix. Default: Command with
+	// spaces and '-' turned into '_' (the app's name for "").
+	Name string
+	// Title and Description default to the command's Usage, and its
+	// Usage and Description.
+	Title, Description string
+	// Args names the array input that carries positional arguments.
+	// Default "args".
+	Args string
+	// NoArgs leaves positional arguments out, for commands that take none.
+	NoArgs bool
+	// Exclude names flags to leave out of the tool, such as "follow".
+	Exclude []string
+	// OKExitCodes are the exit codes that are a normal result; any other
+	// makes the result an error (isError). Default [0].
+	OKExitCodes []int
+	// JSON puts output that is a JSON object into structuredContent.
+	JSON bool
+	// Write marks a command that changes things: it is served only with
+	// AllowWrite, and not announced as read-only.
+	Write bool
+}
+
+func (o *Options) exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	if o.ExitCode != nil {
+		return o.ExitCode(err)
+	}
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		return ec.ExitCode()
+	}
+	return 1
+}

@@ -1,0 +1,133 @@
+package manifest
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseReportsEveryProblemWithPath(t *testing.T) {
+	src := `{
+  "tools": [
+    {
+      "name": "bad name",
+      "description": "x",
+      "comand": ["x"],
+      "inputs": {
+        "n": {"type": "int"},
+        "paths": {"type": "array", "items": "string"},
+        "flag": {"type": "boolean"}
+      },
+      "timeout": "soon"
+    },
+    {
+      "name": "b",
+      "description": "y",
+      "command": ["{prog}", "{missing}", "x{paths}", "{flag}"],
+      "inputs": {"paths": {"type": "array"}, "flag": {"type": "boolean"}, "unused": {}},
+      "output": "xml",
+      "okExitCodes": [0, 300]
+    }
+  ]
+}`
+	_, err := Parse("m.json", []byte(src))
+	var p *Problems
+	if !errors.As(err, &p) {
+		t.Fatalf("Parse: got %v, want *Problems", err)
+	}
+	got := err.Error()
+	for _, want := range []string{
+		`m.json:6:7: tools[0].comand: unknown field "comand" (did you mean "command"?)`,
+		`m.json:12:18: tools[0].timeout: "soon" is not a positive duration`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+	// The unknown field hides its tool's "missing command", nothing else.
+	if strings.Contains(got, `tools[0]: missing "command"`) {
+		t.Errorf("a consequence of the unknown field is reported:\n%s", got)
+	}
+	for _, want := range []string{
+		`m.json:4:15: tools[0].name: "bad name" is not a valid tool name`,
+		`m.json:8:23: tools[0].inputs.n.type: "int" is not an input type; use one of string, integer, number, boolean, array`,
+		`tools[1].command[0]: the program must be fixed text, not "{prog}"`,
+		`tools[1].command[1]: {missing} names no input`,
+		`tools[1].command[2]: array input "paths" must be a whole argument`,
+		`tools[1].command[3]: boolean input "flag" is a whole argument but has no "flag"`,
+		`tools[1].inputs.unused: input "unused" is never used`,
+		`tools[1].output: "xml" is not an output mode`,
+		`tools[1].okExitCodes[1]: 300 is not an exit code`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+}
+
+func TestParseSyntaxErrorsHavePositions(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"{\n  \"tools\": [\n}", "m.json:3:1: invalid JSON"},
+		{`{"tools": [], "tools": []}`, `m.json:1:15: duplicate key "tools"`},
+		{`{"tools": []`, "ends too early"},
+		{`{"tools": []} x`, "unexpected data after the top-level object"},
+		{`[]`, "expected an object, got an array"},
+		{`{"tools": []}`, "tools: no tools"},
+	} {
+		_, err := Parse("m.json", []byte(tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%q) = %v, want it to contain %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+func TestInputValueChecks(t *testing.T) {
+	src := `{"tools": [{"name": "t", "description": "d", "command": ["p", "{level}", "{n}"],
+	  "inputs": {
+	    "level": {"enum": ["a", "b"], "default": "c"},
+	    "n": {"type": "integer", "required": true, "default": 1.5},
+	    "e": {"enum": [], "env": "E"}
+	  }, "okExitCodes": []}]}`
+	_, err := Parse("m.json", []byte(src))
+	got := err.Error()
+	for _, want := range []string{
+		`tools[0].inputs.level.default: "c" is not one of the allowed values "a", "b"`,
+		`tools[0].inputs.n.default: a required input never uses its default`,
+		`tools[0].inputs.n.default: expected an integer, got 1.5`,
+		`tools[0].inputs.e.enum: empty: no value would be allowed`,
+		`tools[0].okExitCodes: empty: no exit code would be a normal result`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+}
+
+// TestDocsExampleIsValid keeps the complete example in docs/manifest.md
+// in step with the format.
+func TestDocsExampleIsValid(t *testing.T) {
+	doc, err := os.ReadFile("../docs/manifest.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```json\n")
+	example, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("no ```json block in docs/manifest.md")
+	}
+	m, err := Parse("docs/manifest.md", []byte(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(m.ToolNames(), " "); got != "rigor_check rigor_type_of git_log" {
+		t.Errorf("tools = %s", got)
+	}
+	vals := map[string]any{"max": json.Number("5"), "oneline": true, "paths": []any{"-weird"}}
+	argv, err := m.tools[2].argv(vals)
+	if want := []string{"git", "log", "--max-count=5", "--oneline", "--format=%h %s", "--", "-weird"}; err != nil || !reflect.DeepEqual(argv, want) {
+		t.Errorf("git_log argv = %q, %v; want %q", argv, err, want)
+	}
+}

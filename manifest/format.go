@@ -1,0 +1,111 @@
+package manifest
+
+import "time"
+
+// Manifest is the decoded form of a manifest file. docs/manifest.md
+// describes each field; the JSON names are given in the struct tags.
+type Manifest struct {
+	// Defaults apply to every tool that does not set the field itself.
+	Defaults Settings `json:"defaults"`
+	// Tools are served in this order.
+	Tools []Tool `json:"tools"`
+
+	file    string       // the manifest's path, for messages
+	dir     string       // its directory: relative dirs and programs resolve here
+	tools   []*tool      // compiled, parallel to Tools
+	running calls        // calls whose process group may still run
+	probs   *problemList // positions, for Warnings
+}
+
+// Settings are the execution settings a tool takes from Manifest.Defaults
+// unless it sets them itself.
+type Settings struct {
+	// Output is "text" (the default: stdout as text) or "json" (stdout
+	// parsed as JSON into structuredContent).
+	Output string `json:"output"`
+	// OKExitCodes are the exit codes that are a normal result; any other
+	// makes the result an error (isError). Default [0].
+	OKExitCodes []int `json:"okExitCodes"`
+	// Dir is the working directory; a relative one is relative to the
+	// manifest file. Default: mcpship's working directory.
+	Dir string `json:"dir"`
+	// Env sets environment variables for the command.
+	Env map[string]string `json:"env"`
+	// PassEnv names variables passed through from mcpship's environment,
+	// on top of DefaultPassEnv. Nothing else is passed.
+	PassEnv []string `json:"passEnv"`
+	// Timeout bounds one call, as "30s" or "2m". Default DefaultTimeout.
+	Timeout time.Duration `json:"timeout"`
+	// MaxOutputBytes caps what is kept of stdout and of stderr each.
+	// Default DefaultMaxOutputBytes.
+	MaxOutputBytes int `json:"maxOutputBytes"`
+}
+
+// Tool declares one MCP tool and the command it runs.
+type Tool struct {
+	// Name is the tool's name: 1 to 64 letters, digits, '_' or '-'.
+	Name string `json:"name"`
+	// Title is a short human-readable name.
+	Title string `json:"title"`
+	// Description says what the tool does and when to use it.
+	Description string `json:"description"`
+	// Command is the program and its arguments, one element per argument.
+	// "{input}" placeholders are replaced by the call's values.
+	Command []string `json:"command"`
+	// Inputs are the tool's arguments, by name.
+	Inputs map[string]*Input `json:"inputs"`
+	// Summary is a Go text/template over the parsed JSON output, giving
+	// the text shown next to structuredContent (output "json" only).
+	Summary string `json:"summary"`
+	// ReadOnly is true unless set to false; write-side tools must say so.
+	ReadOnly *bool `json:"readOnly"`
+	// Destructive becomes the MCP destructiveHint (write-side tools only).
+	Destructive *bool `json:"destructive"`
+	// Idempotent becomes the MCP idempotentHint (write-side tools only).
+	Idempotent *bool `json:"idempotent"`
+	// OpenWorld becomes the MCP openWorldHint: the tool reaches outside
+	// services.
+	OpenWorld *bool `json:"openWorld"`
+	Settings
+}
+
+// Input declares one argument of a tool.
+type Input struct {
+	// Type is string (the default), integer, number, boolean or array.
+	Type string `json:"type"`
+	// Description is shown to the model.
+	Description string `json:"description"`
+	// Required inputs must be given by the call (or by a default).
+	Required bool `json:"required"`
+	// Default is used when the call leaves the input out.
+	Default any `json:"default"`
+	// Enum lists the allowed values.
+	Enum []any `json:"enum"`
+	// Items is the type of an array's elements: string (the default),
+	// integer or number.
+	Items string `json:"items"`
+	// Flag is emitted before the value when the placeholder is a whole
+	// argument: "--out" gives "--out" "VALUE", "--out=" gives
+	// "--out=VALUE". A boolean emits the flag alone when true.
+	Flag string `json:"flag"`
+	// Env names an environment variable that receives the value.
+	Env string `json:"env"`
+}
+
+// Defaults of the settings.
+const (
+	DefaultTimeout        = 60 * time.Second
+	DefaultMaxOutputBytes = 1 << 20
+	// KillGrace is how long a process group gets between SIGTERM and
+	// SIGKILL when a call is cancelled or times out.
+	KillGrace = 2 * time.Second
+)
+
+// DefaultPassEnv are the variables every tool passes through from
+// mcpship's environment when they are set.
+var DefaultPassEnv = []string{
+	"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ",
+	// Windows needs these to start most programs.
+	"SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP",
+	"USERPROFILE", "APPDATA", "LOCALAPPDATA", "PROGRAMDATA",
+}

@@ -1,0 +1,91 @@
+package manifest
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Problem is one thing wrong with a manifest.
+type Problem struct {
+	Path    string // JSON path, such as tools[0].inputs.file.type; "" for the whole file
+	Line    int    // 1-based line of the offending key or value; 0 when unknown
+	Column  int    // 1-based column, in bytes
+	Message string // what is wrong and what to write instead
+}
+
+// Problems is the error Load and Parse return for an invalid manifest:
+// every problem found, in file order.
+type Problems struct {
+	File string    // the manifest's path, as given
+	List []Problem // at least one
+}
+
+// Error formats one problem per line as FILE:LINE:COL: PATH: MESSAGE.
+func (e *Problems) Error() string {
+	var b strings.Builder
+	for i, p := range e.List {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.File)
+		if p.Line > 0 {
+			fmt.Fprintf(&b, ":%d:%d", p.Line, p.Column)
+		}
+		b.WriteString(": ")
+		if p.Path != "" {
+			b.WriteString(p.Path + ": ")
+		}
+		b.WriteString(p.Message)
+	}
+	return b.String()
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
+
+// problemList collects problems and remembers where each path starts.
+type problemList struct {
+	data []byte
+	offs map[string]int
+	list []Problem
+}
+
+func newProblemList(data []byte) *problemList {
+	return &problemList{data: data, offs: map[string]int{}}
+}
+
+// at records the offset of path.
+func (l *problemList) at(path string, off int) { l.offs[path] = off }
+
+// add records a problem at path, located at path or its nearest parent
+// whose place is known.
+func (l *problemList) add(path, format string, args ...any) {
+	p := Problem{Path: path, Message: fmt.Sprintf(format, args...)}
+	for q := path; ; q = parent(q) {
+		if off, ok := l.offs[q]; ok {
+			p.Line, p.Column = lineCol(l.data, off)
+			break
+		}
+		if q == "" {
+			break
+		}
+	}
+	l.list = append(l.list, p)
+}
+
+// parent strips the last member or index from a JSON path.
+func parent(path string) string {
+	i := strings.LastIndexAny(path, ".[")
+	if i < 0 {
+		return ""
+	}
+	return path[:i]
+}
+
+func lineCol(data []byte, off int) (int, int) {
+	off = min(off, len(data))
+	line := bytes.Count(data[:off], []byte("\n")) + 1
+	col := off - bytes.LastIndexByte(data[:off], '\n')
+	return line, col
+}

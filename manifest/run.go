@@ -1,0 +1,266 @@
+package manifest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// handle runs one call of the tool.
+func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
+	vals := map[string]any{}
+	dec := json.NewDecoder(bytes.NewReader(req.Arguments))
+	dec.UseNumber()
+	if err := dec.Decode(&vals); err != nil {
+		return nil, fmt.Errorf("tool %s: arguments: %v", t.spec.Name, err)
+	}
+	for name, in := range t.inputs {
+		if _, given := vals[name]; !given && in.hasDef {
+			vals[name] = in.def
+		}
+	}
+	argv, err := t.argv(vals)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := t.lookPath(argv[0])
+	if err != nil {
+		return nil, err
+	}
+	if !t.m.running.start() {
+		return nil, fmt.Errorf("mcpship is shutting down; %s was not run", t.spec.Name)
+	}
+	r := t.run(ctx, prog, argv, t.environ(vals))
+	t.m.running.done()
+	if r.cancelled {
+		return nil, ctx.Err()
+	}
+	return t.result(r), nil
+}
+
+// lookPath finds the program: a bare name on mcpship's PATH, a relative
+// path from the manifest's directory.
+func (t *tool) lookPath(prog string) (string, error) {
+	if strings.ContainsAny(prog, `/\`) && !filepath.IsAbs(prog) {
+		prog = filepath.Join(t.m.dir, prog)
+	}
+	p, err := exec.LookPath(prog)
+	if err != nil {
+		return "", fmt.Errorf("cannot run %s: %v; install it or put its full path in %s.command[0] of %s",
+			prog, errors.Unwrap(err), t.path, t.m.file)
+	}
+	return p, nil
+}
+
+// environ builds the command's environment: the pass-through variables
+// that are set, the manifest's env, then inputs bound to variables.
+func (t *tool) environ(vals map[string]any) []string {
+	env := map[string]string{}
+	for _, name := range t.passEnv {
+		if v, ok := os.LookupEnv(name); ok {
+			env[name] = v
+		}
+	}
+	for k, v := range t.env {
+		env[k] = v
+	}
+	for name, in := range t.inputs {
+		if v, given := vals[name]; given && in.Env != "" {
+			env[in.Env] = scalarString(v)
+		}
+	}
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// runResult is what one run of a command produced.
+type runResult struct {
+	code      int // exit status; -1 when killed by a signal or not started
+	startErr  error
+	timedOut  bool
+	cancelled bool
+	stdout    capBuffer
+	stderr    capBuffer
+	elapsed   time.Duration
+}
+
+// run starts argv in its own process group with stdin closed and waits
+// for it, stopping the whole group when ctx ends or the timeout passes.
+// No process of the group outlives run.
+func (t *tool) run(ctx context.Context, prog string, argv, env []string) *runResult {
+	r := &runResult{code: -1, stdout: capBuffer{max: t.maxOut}, stderr: capBuffer{max: t.maxOut}}
+	start := time.Now()
+	defer func() { r.elapsed = time.Since(start) }()
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		r.startErr = err
+		return r
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		r.startErr = err
+		return r
+	}
+	cmd := &exec.Cmd{Path: prog, Args: argv, Env: env, Dir: t.dir, Stdout: outW, Stderr: errW}
+	setGroup(cmd) // stdin stays nil: the command reads from the null device
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		r.startErr = err
+		return r
+	}
+	var copying sync.WaitGroup
+	for _, c := range []struct {
+		dst *capBuffer
+		src *os.File
+	}{{&r.stdout, outR}, {&r.stderr, errR}} {
+		copying.Add(1)
+		go func() {
+			defer copying.Done()
+			_, _ = io.Copy(c.dst, c.src)
+		}()
+	}
+
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	timer := time.NewTimer(t.timeout)
+	defer timer.Stop()
+	select {
+	case err = <-waited:
+	case <-timer.C:
+		r.timedOut = true
+		err = stop(cmd.Process.Pid, waited)
+	case <-ctx.Done():
+		r.cancelled = true
+		err = stop(cmd.Process.Pid, waited)
+	}
+	// The leader has exited; stop whatever it left running in its group.
+	reap(cmd.Process.Pid)
+
+	done := make(chan struct{})
+	go func() { copying.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(KillGrace):
+		// A process outside the group still holds the pipes: stop reading.
+		outR.Close()
+		errR.Close()
+		<-done
+	}
+	outR.Close()
+	errR.Close()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		r.code = 0
+	case errors.As(err, &exit):
+		r.code = exit.ExitCode() // -1 when killed by a signal
+	}
+	return r
+}
+
+// stop ends a running process group: SIGTERM, then SIGKILL after
+// KillGrace. It returns the leader's Wait error.
+func stop(pid int, waited <-chan error) error {
+	terminateGroup(pid)
+	select {
+	case err := <-waited:
+		return err
+	case <-time.After(KillGrace):
+	}
+	killGroup(pid)
+	return <-waited
+}
+
+// reap stops processes left in the group after its leader exited.
+func reap(pid int) {
+	if !groupAlive(pid) {
+		return
+	}
+	terminateGroup(pid)
+	deadline := time.Now().Add(KillGrace)
+	for groupAlive(pid) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if groupAlive(pid) {
+		killGroup(pid)
+		for deadline := time.Now().Add(time.Second); groupAlive(pid) && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+// capBuffer keeps the first max bytes written and counts the rest.
+type capBuffer struct {
+	max   int
+	buf   []byte
+	total int64
+}
+
+func (b *capBuffer) Write(p []byte) (int, error) {
+	b.total += int64(len(p))
+	if room := b.max - len(b.buf); room > 0 {
+		b.buf = append(b.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (b *capBuffer) truncated() bool { return b.total > int64(len(b.buf)) }
+
+// calls counts the runs in progress; once closed, no run may start.
+type calls struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	n      int
+	closed bool
+}
+
+func (c *calls) start() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return false
+	}
+	c.n++
+	return true
+}
+
+func (c *calls) done() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n--; c.n == 0 && c.cond != nil {
+		c.cond.Broadcast()
+	}
+}
+
+// closeAndWait stops new runs and waits for those in progress.
+func (c *calls) closeAndWait() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.cond == nil {
+		c.cond = sync.NewCond(&c.mu)
+	}
+	for c.n > 0 {
+		c.cond.Wait()
+	}
+}

@@ -1,0 +1,144 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// tool is a checked Tool, ready to run.
+type tool struct {
+	m      *Manifest
+	spec   *Tool
+	path   string // JSON path in the manifest, for messages
+	elems  []elem
+	inputs map[string]*input
+	order  []string // input names, sorted
+
+	output   string
+	okCodes  []int
+	dir      string
+	env      map[string]string
+	passEnv  []string
+	timeout  time.Duration
+	maxOut   int
+	summary  *template.Template
+	readOnly bool
+}
+
+// program is the command's first element as written.
+func (t *tool) program() string {
+	return filepath.Base(t.spec.Command[0])
+}
+
+// SetDefault gives inputs a session default, as "mcpship serve --set"
+// does: name is INPUT (every tool's input of that name) or TOOL.INPUT.
+// value is parsed for the input's type: a string as is, a number or
+// boolean from its text, an array from JSON ("[\"a\",\"b\"]") or as a
+// single item. It returns how many inputs it set.
+func (m *Manifest) SetDefault(name, value string) (int, error) {
+	toolName, inName, scoped := strings.Cut(name, ".")
+	if !scoped {
+		toolName, inName = "", name
+	}
+	n := 0
+	for _, t := range m.tools {
+		in, ok := t.inputs[inName]
+		if !ok || (scoped && t.spec.Name != toolName) {
+			continue
+		}
+		v, err := in.parse(value)
+		if err != nil {
+			return n, fmt.Errorf("--set %s=%s: tool %s: %v", name, value, t.spec.Name, err)
+		}
+		in.def, in.hasDef = v, true
+		n++
+	}
+	return n, nil
+}
+
+// inputSchema builds the JSON Schema of the tool's arguments.
+func (t *tool) inputSchema() json.RawMessage {
+	props := map[string]any{}
+	var required []string
+	for _, name := range t.order {
+		in := t.inputs[name]
+		p := map[string]any{"type": in.Type}
+		if in.Description != "" {
+			p["description"] = in.Description
+		}
+		enumAt := p
+		if in.Type == "array" {
+			items := map[string]any{"type": in.Items}
+			p["items"] = items
+			enumAt = items
+			if in.Required {
+				p["minItems"] = 1
+			}
+		}
+		if len(in.Enum) > 0 {
+			enumAt["enum"] = in.Enum
+		}
+		if in.hasDef {
+			p["default"] = in.def
+		}
+		if in.Required && !in.hasDef {
+			required = append(required, name)
+		}
+		props[name] = p
+	}
+	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("manifest: schema of %s: %v", t.spec.Name, err))
+	}
+	return b
+}
+
+// mcpTool is the tool as tools/list shows it.
+func (t *tool) mcpTool() mcp.Tool {
+	ann := &mcp.ToolAnnotations{ReadOnlyHint: mcp.Bool(t.readOnly),
+		DestructiveHint: t.spec.Destructive, IdempotentHint: t.spec.Idempotent, OpenWorldHint: t.spec.OpenWorld}
+	return mcp.Tool{
+		Name:        t.spec.Name,
+		Title:       t.spec.Title,
+		Description: t.spec.Description,
+		InputSchema: t.inputSchema(),
+		Annotations: ann,
+	}
+}
+
+// AddTools registers the manifest's tools with srv.
+func (m *Manifest) AddTools(srv *mcp.Server) error {
+	for _, t := range m.tools {
+		if err := srv.AddTool(t.mcpTool(), t.handle); err != nil {
+			return fmt.Errorf("%s: %s: %w", m.file, t.path, err)
+		}
+	}
+	return nil
+}
+
+// Wait blocks until no command started for the manifest's tools is
+// running, and makes later calls fail without running anything. When a
+// server stops, it cancels the calls still running; each then stops its
+// process group (SIGTERM, SIGKILL after KillGrace). Call Wait after Serve
+// returns so that mcpship does not exit before that is done and leave
+// processes behind.
+func (m *Manifest) Wait() { m.running.closeAndWait() }
+
+// ToolNames returns the names of the manifest's tools, in order.
+func (m *Manifest) ToolNames() []string {
+	names := make([]string, len(m.tools))
+	for i, t := range m.tools {
+		names[i] = t.spec.Name
+	}
+	return names
+}

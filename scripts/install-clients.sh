@@ -1,0 +1,134 @@
+#!/bin/sh
+# install-clients.sh installs the MCP clients that the real-client tests in
+# tests/realclients drive: Claude Code, Gemini CLI, Codex, the MCP Inspector
+# and the TypeScript SDK, and (in a second group) the official conformance
+# suite with the Node 22 it needs.
+#
+#   sh scripts/install-clients.sh
+#
+# The versions are pinned in one place: the package.json and
+# package-lock.json files under tests/realclients/node (the clients) and
+# tests/realclients/node/conformance (the suite). Each group is installed
+# with "npm install" (which follows the lock file) into $MCPSHIP_CACHE/clients/<group> (default
+# ~/.cache/mcpship/clients), where the tests look for it.
+#
+# The script is idempotent: a group whose lock file has not changed since
+# its last complete install is left alone. It exits 0 with a "SKIPPED:"
+# line only when the npm registry cannot be reached (or npm is missing), so
+# that the tests skip; any other failure exits 1.
+set -eu
+
+say() { printf 'install-clients: %s\n' "$*" >&2; }
+die() { say "ERROR: $*"; exit 1; }
+
+skipped() {
+	say ""
+	say "**********************************************************************"
+	say "SKIPPED: $*"
+	say "SKIPPED: the real-client tests that need it will skip too;"
+	say "SKIPPED: run scripts/install-clients.sh again once the registry is reachable."
+	say "**********************************************************************"
+	say ""
+	exit 0
+}
+
+# unreachable reports whether the log file $1 shows a network failure rather
+# than a real error.
+unreachable() {
+	grep -Eqi 'ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|network request to .* failed|request to .* failed, reason|socket hang up|getaddrinfo' "$1"
+}
+
+# elapsed prints the seconds since $1, a "date +%s" value.
+elapsed() { echo "$(($(date +%s) - $1))s"; }
+
+# stamp prints what identifies an install of the group in directory $1: the
+# hash of its lock file and package.json, and the Node major version that
+# ran the install scripts.
+stamp() {
+	node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo none)
+	printf '%s node%s\n' "$(cat "$1/package.json" "$1/package-lock.json" | sha256sum | cut -d' ' -f1)" "$node_major"
+}
+
+# install_group NAME SRC installs the packages pinned in SRC into
+# $clients/NAME.
+install_group() {
+	name=$1 src=$2 dest=$clients/$1
+	want=$(stamp "$src")
+	if [ -d "$dest/node_modules" ] && [ "$(cat "$dest/.installed" 2>/dev/null)" = "$want" ]; then
+		say "$name: already installed in $dest ($(pinned "$src"))"
+		return
+	fi
+	say "$name: installing $(pinned "$src") into $dest with npm install..."
+	start=$(date +%s)
+	mkdir -p "$dest" || die "cannot create $dest; set MCPSHIP_CACHE to a writable directory"
+	rm -rf "$dest/.installed" "$dest/node_modules"
+	cp "$src/package.json" "$src/package-lock.json" "$dest/"
+	# Not "npm ci": the lock file lacks an optional dependency of vite
+	# (napi-windows-process-start-time) that the registry does not have, and
+	# "npm ci" refuses that. "npm install" with the lock file installs the
+	# same locked versions; check_pinned verifies the direct ones after.
+	# CI=true and no stdin keep every package non-interactive.
+	if ! CI=true npm install --prefix "$dest" --no-audit --no-fund --loglevel=warn \
+		--fetch-retries=2 --fetch-retry-mintimeout=2000 --fetch-retry-maxtimeout=10000 \
+		</dev/null >"$log" 2>&1; then
+		cat "$log" >&2
+		if unreachable "$log"; then
+			skipped "the npm registry ($(npm config get registry 2>/dev/null)) cannot be reached; the $name client group was not installed"
+		fi
+		die "npm install for $name failed (output above)"
+	fi
+	grep -v 'EBADENGINE\|allowScripts\|^npm warn *$' "$log" >&2 || true
+	check_pinned "$dest"
+	echo "$want" >"$dest/.installed"
+	say "$name: installed in $(elapsed "$start") ($(du -sh "$dest" 2>/dev/null | cut -f1))"
+}
+
+# check_pinned fails unless every direct dependency of the package.json in
+# $1 is installed at exactly its pinned version (optional ones may be
+# missing on platforms they do not support).
+check_pinned() {
+	node -e '
+		const dir = process.argv[1];
+		const p = require(dir + "/package.json");
+		let bad = [];
+		const check = (deps, optional) => {
+			for (const [name, want] of Object.entries(deps || {})) {
+				let got;
+				try { got = require(dir + "/node_modules/" + name + "/package.json").version; } catch (e) {}
+				if (got === undefined && optional) continue;
+				if (got !== want) bad.push(name + ": want " + want + ", got " + (got || "nothing"));
+			}
+		};
+		check(p.dependencies, false);
+		check(p.optionalDependencies, true);
+		if (bad.length) { console.error(bad.join("\n")); process.exit(1); }
+	' "$1" || die "$1 does not hold the pinned versions (listed above)"
+}
+
+# pinned prints the direct dependencies of the package.json in $1 as
+# name@version.
+pinned() {
+	node -e '
+		const p = require(process.argv[1] + "/package.json");
+		const d = Object.assign({}, p.dependencies, p.optionalDependencies);
+		console.log(Object.keys(d).map(k => k + "@" + d[k]).join(" "));
+	' "$1"
+}
+
+main() {
+	root=$(cd "$(dirname "$0")/.." && pwd) || die "cannot find the repository root"
+	cache=${MCPSHIP_CACHE:-${HOME:?HOME is not set; set HOME or MCPSHIP_CACHE}/.cache/mcpship}
+	clients=$cache/clients
+	if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+		skipped "node and npm are not on PATH (install Node.js 20 or later with npm); no client was installed"
+	fi
+	log=$(mktemp) || die "cannot create a temporary file; check TMPDIR"
+	trap 'rm -f "$log"' EXIT
+	all=$(date +%s)
+	say "node $(node --version), npm $(npm --version), cache $clients"
+	install_group npm "$root/tests/realclients/node"
+	install_group conformance "$root/tests/realclients/node/conformance"
+	say "all clients ready in $(elapsed "$all"); tests find them in $clients"
+}
+
+main "$@"

@@ -1,0 +1,172 @@
+//go:build linux
+
+package tests
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// readPids waits until file lists n pids, and returns them.
+func readPids(t *testing.T, file string, n int) []int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, _ := os.ReadFile(file)
+		fields := strings.Fields(string(b))
+		if len(fields) >= n {
+			var pids []int
+			for _, f := range fields {
+				pid, err := strconv.Atoi(f)
+				if err != nil {
+					t.Fatalf("pid file %s: %v", file, err)
+				}
+				pids = append(pids, pid)
+			}
+			return pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pid file %s lists %d pids after 10s, want %d", file, len(fields), n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// alive reports whether pid is a live process: it exists and is not a
+// zombie waiting to be collected.
+func alive(pid int) (bool, string) {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false, "gone"
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false, "gone"
+	}
+	s := string(b)
+	state := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])[0]
+	return state != "Z" && state != "X", "state " + state
+}
+
+func wantAllDead(t *testing.T, pids []int) {
+	t.Helper()
+	for _, pid := range pids {
+		if ok, state := alive(pid); ok {
+			t.Errorf("process %d is still running (%s)", pid, state)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+func TestTimeoutStopsTheWholeGroup(t *testing.T) {
+	t.Parallel() // slow: it waits out timeouts
+	c := serve(t, "--manifest", standinManifest)
+	for _, stubborn := range []bool{false, true} {
+		pidfile := filepath.Join(t.TempDir(), "pids")
+		words := []string{"sleep", pidfile}
+		if stubborn {
+			words = append(words, "stubborn") // the grandchild ignores SIGTERM
+		}
+		start := time.Now()
+		res := callTool(t, c, "fast", map[string]any{"words": words})
+		elapsed := time.Since(start)
+		isError(t, res, "timed out after 1s")
+		pids := readPids(t, pidfile, 3) // leader, child, grandchild
+		wantAllDead(t, pids)
+		min := time.Second
+		if stubborn {
+			min += 2 * time.Second // SIGKILL comes KillGrace after SIGTERM
+		}
+		if elapsed < min || elapsed > min+5*time.Second {
+			t.Errorf("stubborn=%v: the call took %v, want about %v", stubborn, elapsed, min)
+		}
+	}
+}
+
+func TestCancelStopsTheWholeGroup(t *testing.T) {
+	c := serve(t, "--manifest", standinManifest)
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(ctx, "slow", map[string]any{"words": []string{"sleep", pidfile}})
+		errc <- err
+	}()
+	pids := readPids(t, pidfile, 3)
+	for _, pid := range pids {
+		if ok, state := alive(pid); !ok {
+			t.Fatalf("process %d is not running before the cancel (%s)", pid, state)
+		}
+	}
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("CallTool after cancel: %v", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range pids {
+		for {
+			ok, _ := alive(pid)
+			if !ok {
+				break
+			}
+			if time.Now().After(deadline) {
+				wantAllDead(t, pids)
+				t.FailNow()
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	// The server goes on serving.
+	wantArgv(t, callTool(t, c, "slow", map[string]any{"words": []string{"after"}}), "after")
+}
+
+func TestNoOrphansAfterNormalExit(t *testing.T) {
+	c := serve(t, "--manifest", standinManifest)
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	start := time.Now()
+	res := callTool(t, c, "slow", map[string]any{"words": []string{"background", pidfile}})
+	ok(t, res)
+	if d := time.Since(start); d > 1500*time.Millisecond {
+		t.Errorf("the call took %v; a leftover process should be stopped at once", d)
+	}
+	wantAllDead(t, readPids(t, pidfile, 2))
+}
+
+// TestShutdownStopsRunningCalls stops mcpship with SIGTERM while a call
+// runs whose grandchild ignores SIGTERM: mcpship must stop the group,
+// SIGKILL included, before it exits.
+func TestShutdownStopsRunningCalls(t *testing.T) {
+	t.Parallel() // slow: it waits out the shutdown grace periods
+	cmd := exec.Command(binPath, "serve", "--manifest", standinManifest)
+	cmd.Env = append(os.Environ(), "PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	c, err := mcp.StartCommand(cmd, &mcp.ClientOptions{TerminateTimeout: 15 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Initialize(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	go func() {
+		_, _ = c.CallTool(context.Background(), "slow", map[string]any{"words": []string{"sleep", pidfile, "stubborn"}})
+	}()
+	pids := readPids(t, pidfile, 3)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	defer func() { t.Logf("close took %v", time.Since(t0)) }()
+	if err := c.Close(); err != nil {
+		t.Errorf("mcpship exited with %v; stderr:\n%s", err, c.Stderr())
+	}
+	wantAllDead(t, pids)
+}
