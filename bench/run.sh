@@ -3,8 +3,8 @@
 # temporary directory, runs the driver, and writes
 # bench/results/<UTC timestamp>.md and .json.
 #
-#   bash bench/run.sh            # quick: 3 rounds (about 3 minutes)
-#   bash bench/run.sh -rounds 5  # any driver flag (see: go run ./cmd/driver -h)
+#   bash bench/run.sh            # 5 rounds, about 2-3 minutes
+#   bash bench/run.sh -rounds 9  # more rounds; any driver flag (see: go run ./cmd/driver -h)
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$(cd .. && pwd)

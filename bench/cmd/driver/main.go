@@ -63,7 +63,7 @@ type run struct {
 func main() {
 	bindir := flag.String("bindir", "", "directory of the server binaries")
 	var p params
-	flag.IntVar(&p.Rounds, "rounds", 3, "rounds; each runs every server once, in a rotated order")
+	flag.IntVar(&p.Rounds, "rounds", 5, "rounds; each runs every server once, in a rotated order")
 	flag.IntVar(&p.Cold, "cold", 30, "cold spawns per server per round")
 	flag.IntVar(&p.Warm, "warm", 500, "untimed warm-up calls before the sequential phase")
 	flag.IntVar(&p.Seq, "seq", 20000, "sequential calls per server per round")
@@ -133,10 +133,14 @@ func main() {
 	}
 	logf("load %s; %d rounds × %d servers", res.Host.LoadStart, p.Rounds, len(servers))
 	for round := range p.Rounds {
+		order := make([]*server, len(servers))
 		for k := range servers {
-			s := servers[(k+round)%len(servers)]
+			order[k] = servers[(k+round)%len(servers)]
+		}
+		colds := cold(order, p.Cold)
+		for _, s := range order {
 			r := &run{Server: s.Name, Round: round + 1, Load: loadavg()}
-			r.Cold = cold(s, p.Cold)
+			r.Cold = colds[s.Name]
 			r.Session = session(s, p.Warm, p.Seq, p.Pipe)
 			for _, mib := range s.Big {
 				if *noBig {

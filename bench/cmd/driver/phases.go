@@ -21,53 +21,82 @@ type coldResult struct {
 	Err     string  `json:"err,omitempty"`
 }
 
-// cold spawns the server n times: spawn → initialize reply, → tools/list
+// cold spawns each server n times, interleaved (one spawn of each server,
+// then the next), so that a change in the machine's load hits every
+// server alike. Each spawn measures spawn → initialize reply, → tools/list
 // reply (after initialized), → exit after stdin is closed.
-func cold(s *server, n int) coldResult {
-	r := coldResult{N: n}
-	var ini, list, exit []float64
+func cold(servers []*server, n int) map[string]coldResult {
+	type acc struct {
+		ini, list, exit []float64
+		err             string
+	}
+	accs := map[string]*acc{}
+	for _, s := range servers {
+		accs[s.Name] = &acc{}
+	}
 	for range n {
-		t0 := time.Now()
-		p, err := start(s)
-		if err != nil {
-			r.Err = err.Error()
-			return r
-		}
-		err = func() error {
-			if err := p.send(initLine); err != nil {
-				return err
+		for _, s := range servers {
+			a := accs[s.Name]
+			if a.err != "" {
+				continue
 			}
-			line, err := p.recvTimeout(10 * time.Second)
+			ini, list, exit, err := coldOnce(s)
 			if err != nil {
-				return fmt.Errorf("initialize: %v", err)
+				a.err = err.Error()
+				continue
 			}
-			ini = append(ini, ms(time.Since(t0)))
-			if err := checkResult(line, "0"); err != nil {
-				return fmt.Errorf("initialize: %v", err)
-			}
-			p.send(initializedLine)
-			p.send(listLine)
-			line, err = p.recvTimeout(10 * time.Second)
-			if err != nil {
-				return fmt.Errorf("tools/list: %v", err)
-			}
-			list = append(list, ms(time.Since(t0)))
-			return checkList(line, s.Tool)
-		}()
-		st := p.close(10 * time.Second)
-		exit = append(exit, ms(time.Since(t0)))
-		if err == nil && !p.state.Success() {
-			err = errors.New("exit: " + st)
-		}
-		if err != nil {
-			r.Err = fmt.Sprintf("%v (stderr: %s)", err, p.stderr)
-			return r
+			a.ini, a.list, a.exit = append(a.ini, ini), append(a.list, list), append(a.exit, exit)
 		}
 	}
-	r.InitMed, r.InitP90 = quantile(ini, .5), quantile(ini, .9)
-	r.ListMed, r.ListP90 = quantile(list, .5), quantile(list, .9)
-	r.ExitMed = quantile(exit, .5)
-	return r
+	out := map[string]coldResult{}
+	for name, a := range accs {
+		r := coldResult{N: n, Err: a.err}
+		if a.err == "" {
+			r.InitMed, r.InitP90 = quantile(a.ini, .5), quantile(a.ini, .9)
+			r.ListMed, r.ListP90 = quantile(a.list, .5), quantile(a.list, .9)
+			r.ExitMed = quantile(a.exit, .5)
+		}
+		out[name] = r
+	}
+	return out
+}
+
+func coldOnce(s *server) (ini, list, exit float64, err error) {
+	t0 := time.Now()
+	p, err := start(s)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	err = func() error {
+		if err := p.send(initLine); err != nil {
+			return err
+		}
+		line, err := p.recvTimeout(10 * time.Second)
+		if err != nil {
+			return fmt.Errorf("initialize: %v", err)
+		}
+		ini = ms(time.Since(t0))
+		if err := checkResult(line, "0"); err != nil {
+			return fmt.Errorf("initialize: %v", err)
+		}
+		p.send(initializedLine)
+		p.send(listLine)
+		line, err = p.recvTimeout(10 * time.Second)
+		if err != nil {
+			return fmt.Errorf("tools/list: %v", err)
+		}
+		list = ms(time.Since(t0))
+		return checkList(line, s.Tool)
+	}()
+	st := p.close(10 * time.Second)
+	exit = ms(time.Since(t0))
+	if err == nil && !p.state.Success() {
+		err = errors.New("exit: " + st)
+	}
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("%v (stderr: %s)", err, p.stderr)
+	}
+	return ini, list, exit, nil
 }
 
 func checkList(line []byte, tool string) error {
