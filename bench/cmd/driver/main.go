@@ -45,6 +45,7 @@ type params struct {
 	Warm     int    `json:"warm_calls"`
 	Seq      int    `json:"seq_calls"`
 	Pipe     int    `json:"pipe_calls"`
+	Chunks   int    `json:"chunks"`
 	InitRuns int    `json:"init_runs"`
 	Manifest int    `json:"manifest_calls"`
 	Program  string `json:"manifest_program"`
@@ -68,6 +69,7 @@ func main() {
 	flag.IntVar(&p.Warm, "warm", 500, "untimed warm-up calls before the sequential phase")
 	flag.IntVar(&p.Seq, "seq", 20000, "sequential calls per server per round")
 	flag.IntVar(&p.Pipe, "pipe", 20000, "pipelined calls per server per round")
+	flag.IntVar(&p.Chunks, "chunks", 10, "the call phases are cut into this many chunks, which take turns across servers")
 	flag.IntVar(&p.InitRuns, "init", 20, "runs of mcpship init into the 1 MiB config (0: skip)")
 	flag.IntVar(&p.Manifest, "manifest", 200, "manifest calls and bare execs (0: skip)")
 	flag.StringVar(&p.Program, "program", "/bin/echo", "the program the manifest tool and the bare exec run")
@@ -137,11 +139,13 @@ func main() {
 		for k := range servers {
 			order[k] = servers[(k+round)%len(servers)]
 		}
+		load := loadavg()
 		colds := cold(order, p.Cold)
+		sess := sessions(order, p.Warm, p.Seq, p.Pipe, p.Chunks)
 		for _, s := range order {
-			r := &run{Server: s.Name, Round: round + 1, Load: loadavg()}
+			r := &run{Server: s.Name, Round: round + 1, Load: load}
 			r.Cold = colds[s.Name]
-			r.Session = session(s, p.Warm, p.Seq, p.Pipe)
+			r.Session = *sess[s.Name]
 			for _, mib := range s.Big {
 				if *noBig {
 					break

@@ -19,9 +19,10 @@ func report(res *results) string {
 		w(" mcpship at %s.", p.Commit)
 	}
 	w("\n\n%d rounds; each round runs every server once, the order rotated by one each round. "+
-		"Per round: %d cold spawns of each server, interleaved across servers (median and p90 of those); then per server, one process: %d untimed warm-up calls, %d sequential and %d pipelined calls, "+
+		"Per round: %d cold spawns of each server, interleaved across servers (median and p90 of those); then one process per server, all alive at once: "+
+		"%d untimed warm-up calls each, then %d sequential and then %d pipelined calls each, cut into %d chunks that take turns across the servers; "+
 		"then a fresh process per large message. Figures below are the median over rounds; ratio = server / ref.\n\n",
-		p.Rounds, p.Cold, p.Warm, p.Seq, p.Pipe)
+		p.Rounds, p.Cold, p.Warm, p.Seq, p.Pipe, p.Chunks)
 
 	names := []string{}
 	for _, s := range res.Servers {
