@@ -331,3 +331,37 @@ func TestRootActionAndExclude(t *testing.T) {
 		t.Errorf("excluded flag accepted: %+v", res)
 	}
 }
+
+func TestCommandsInit(t *testing.T) {
+	names := func(cmds []*cli.Command) []string {
+		var out []string
+		for _, c := range cmds {
+			out = append(out, c.Name)
+		}
+		return out
+	}
+	hasFlag := func(c *cli.Command, name string) bool {
+		for _, f := range c.Flags {
+			if f.Names()[0] == name {
+				return true
+			}
+		}
+		return false
+	}
+	if got := names(Commands(newTestApp, testOptions)); !reflect.DeepEqual(got, []string{"mcp"}) {
+		t.Errorf("without Init: %v, want [mcp]", got)
+	}
+	opts := testOptions
+	opts.Init = true
+	cmds := Commands(newTestApp, opts)
+	if got := names(cmds); !reflect.DeepEqual(got, []string{"mcp", "init", "remove", "doctor"}) {
+		t.Fatalf("with Init: %v, want [mcp init remove doctor]", got)
+	}
+	if !hasFlag(cmds[1], "allow-write") {
+		t.Error("init has no --allow-write though wipe is a write-side tool")
+	}
+	opts.Tools = []Tool{{Command: "show"}}
+	if hasFlag(Commands(newTestApp, opts)[1], "allow-write") {
+		t.Error("init has --allow-write though no tool is write-side")
+	}
+}

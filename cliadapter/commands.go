@@ -4,22 +4,44 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpship/mcpship/installer"
 	"github.com/mcpship/mcpship/mcp"
+	"github.com/mcpship/mcpship/registercmd"
 )
 
 // Commands returns the subcommands a host app adds to itself: "mcp",
-// which serves the chosen commands over stdio, and "init" when opts.Init
-// is set.
+// which serves the chosen commands over stdio, and, when opts.Init is set,
+// "init", "remove" and "doctor", which register "mcp" with AI assistants.
 func Commands(newApp func() *cli.App, opts Options) []*cli.Command {
 	cmds := []*cli.Command{mcpCommand(newApp, opts)}
-	if opts.Init != nil {
-		cmds = append(cmds, opts.Init())
+	if opts.Init {
+		p := program(opts)
+		cmds = append(cmds, registercmd.Init(p), registercmd.Remove(p), registercmd.Doctor(&p))
 	}
 	return cmds
+}
+
+// program is what init registers: the running binary with "mcp", and
+// with "--allow-write" when the app has tools that change things and init
+// is asked to serve them.
+func program(opts Options) registercmd.Program {
+	p := registercmd.Program{Args: []string{"mcp"}}
+	if opts.AllowWrite || !slices.ContainsFunc(opts.Tools, func(t Tool) bool { return t.Write }) {
+		return p
+	}
+	p.Flags = []cli.Flag{&cli.BoolFlag{Name: "allow-write", Usage: "register 'mcp --allow-write', which also serves the commands that change things"}}
+	p.FlagArgs = func(c *cli.Context, _ installer.Env) ([]string, error) {
+		if c.Bool("allow-write") {
+			return []string{"--allow-write"}, nil
+		}
+		return nil, nil
+	}
+	return p
 }
 
 // mcpCommand returns the "mcp" subcommand.

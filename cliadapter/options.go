@@ -24,9 +24,11 @@ type Options struct {
 	// MaxOutputBytes caps what is kept of each call's output and of its
 	// error output. Default 1 MiB.
 	MaxOutputBytes int
-	// Init, when set, returns the app's "init" command, which registers
-	// the app with AI assistants; Commands adds it next to "mcp".
-	Init func() *cli.Command
+	// Init makes Commands add "init", "remove" and "doctor" next to
+	// "mcp": they register the app's "mcp" command with AI assistants
+	// under the app's name, take it out again, and check that it answers.
+	// See package registercmd.
+	Init bool
 }
 
 // Tool chooses one command and shapes its tool.

@@ -66,7 +66,7 @@ func exeSuffix() string {
 }
 
 // TestScripts runs the testscript files in testdata/script with the built
-// mcpship first on PATH. Each script gets a fresh $WORK, used as $HOME too.
+// mcpship and goapp first on PATH. Each script gets a fresh $WORK, used as $HOME too.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
@@ -75,6 +75,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", env.WorkDir)
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("MCPSHIP_BIN", binPath)
+			env.Setenv("GOAPP_BIN", goappPath)
 			examples, err := filepath.Abs("../examples")
 			if err != nil {
 				return err

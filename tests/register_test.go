@@ -229,3 +229,38 @@ func TestExitCodes(t *testing.T) {
 		t.Errorf("init into a broken file: %v, want exit status 1", err)
 	}
 }
+
+// TestHostExitCodes checks that a host app's init, remove and doctor keep
+// the conventions: command-line mistakes exit 64, failures 1.
+func TestHostExitCodes(t *testing.T) {
+	s := newSandbox(t)
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"init", "--client", "nosuch"}, 64},
+		{[]string{"init", "--scope", "global"}, 64},
+		{[]string{"init", "--name", ""}, 64},
+		{[]string{"init", "--nosuchflag"}, 64},
+		{[]string{"remove", "extra"}, 64},
+		{[]string{"doctor", "--timeout", "0s"}, 64},
+	} {
+		cmd := s.cmd(c.args...)
+		cmd.Path, cmd.Args[0] = goappPath, goappPath
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != c.code {
+			t.Errorf("goapp %s: %v, want exit status %d", strings.Join(c.args, " "), err, c.code)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(s.proj, ".mcp.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := s.cmd("init")
+	cmd.Path, cmd.Args[0] = goappPath, goappPath
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.HasPrefix(string(out), "goapp: ") {
+		t.Errorf("goapp init into a broken file: %v, want exit status 1 and a goapp: message\n%s", err, out)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/urfave/cli/v2"
 
@@ -29,6 +30,13 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error {
 	return usageError{fmt.Sprintf(format, args...)}
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 func main() {
@@ -92,15 +100,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			}
 			return cli.ShowAppHelp(c)
 		},
-		Commands: []*cli.Command{
+		Commands: append([]*cli.Command{
 			serveCommand(),
 			manifestCommand(),
 			versionCommand(),
-			initCommand(),
-			removeCommand(),
-			restoreCommand(),
-			listCommand(),
-			doctorCommand(),
-		},
+		}, registerCommands()...),
 	}
 }

@@ -6,11 +6,15 @@
 //	goapp find --pattern TODO main.go    # exits 1 when nothing matches, like grep
 //	goapp touch notes.txt                # write-side: served only with "goapp mcp --allow-write"
 //	goapp mcp
+//	goapp init                           # register "goapp mcp" with Claude Code in this project
+//	goapp doctor                         # start it as the assistant would and list its tools
+//	goapp remove
 package main
 
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -21,10 +25,24 @@ import (
 )
 
 func main() {
-	if err := newApp().Run(os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, "goapp:", err)
-		os.Exit(1)
+	app := newApp()
+	app.ExitErrHandler = func(*cli.Context, error) {} // reported here, once
+	err := app.Run(os.Args)
+	if err == nil {
+		return
 	}
+	code := 1
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		code = ec.ExitCode()
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintln(os.Stderr, "goapp:", msg)
+	}
+	if code == 64 {
+		fmt.Fprintln(os.Stderr, "Run 'goapp help' for usage.")
+	}
+	os.Exit(code)
 }
 
 // tools are the commands goapp serves over MCP.
@@ -35,9 +53,9 @@ var tools = cliadapter.Options{
 		{Command: "find", Args: "files", OKExitCodes: []int{0, 1}},
 		{Command: "touch", Args: "files", Write: true},
 	},
-	// TODO(init): when package installer lands, add
-	//	Init: func() *cli.Command { return installer.Command(...) },
-	// so that "goapp init" registers goapp with AI assistants.
+	// "goapp init" registers "goapp mcp" with AI assistants, "goapp
+	// remove" takes it out again and "goapp doctor" checks it answers.
+	Init: true,
 }
 
 // newApp builds the app; cliadapter calls it afresh for every tool call.

@@ -2,8 +2,8 @@ package dist
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,15 +24,18 @@ func TestGoInstall(t *testing.T) {
 	if err := os.MkdirAll(versions, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// The go command leaves nested modules (directories with a go.mod of
-	// their own, such as bench/ and tests/realclients/) out of a module's
-	// zip, and refuses a zip that has them; leave them out here too.
-	archive := []string{"archive", "--format=zip",
-		"--prefix=" + module + "@" + testTag + "/", "-o", filepath.Join(versions, testTag+".zip"), testTag, "--", "."}
-	for _, dir := range nestedModules(t, src) {
-		archive = append(archive, ":(exclude)"+dir)
+	// A module zip leaves out nested modules (directories with their own
+	// go.mod, such as tests/realclients), as the go command does.
+	args := []string{"archive", "--format=zip", "--prefix=" + module + "@" + testTag + "/",
+		"-o", filepath.Join(versions, testTag+".zip"), testTag, "--", "."}
+	nested, err := exec.Command("git", "-C", src, "ls-files", "--", "*/go.mod").Output()
+	if err != nil {
+		t.Fatal(err)
 	}
-	run(t, src, nil, "git", archive...)
+	for _, f := range strings.Fields(string(nested)) {
+		args = append(args, ":(exclude)"+filepath.Dir(f))
+	}
+	run(t, src, nil, "git", args...)
 	gomod, err := os.ReadFile(filepath.Join(src, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
@@ -77,28 +80,4 @@ func TestGoInstall(t *testing.T) {
 	if got.Version != testVersion {
 		t.Errorf("go-installed mcpship version --json reports %q, want %q", got.Version, testVersion)
 	}
-}
-
-// nestedModules returns the directories under root, slash-separated and
-// relative to it, that hold a go.mod of their own.
-func nestedModules(t *testing.T, root string) []string {
-	t.Helper()
-	var dirs []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && d.Name() == "go.mod" && filepath.Dir(path) != root {
-			rel, _ := filepath.Rel(root, filepath.Dir(path))
-			dirs = append(dirs, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dirs
 }

@@ -85,8 +85,9 @@ var servers = []server{
 		args:  func() []string { return []string{"serve"} },
 		tools: []string{"mcpship_version"},
 		calls: []call{
-			{name: "version", tool: "mcpship_version", check: checkVersionResult},
-			{name: "version-empty-args", tool: "mcpship_version", args: `{}`, check: checkVersionResult},
+			{name: "version", tool: "mcpship_version", check: checkVersionLine},
+			{name: "version-empty-args", tool: "mcpship_version", args: `{}`, check: checkVersionLine},
+			{name: "version-json", tool: "mcpship_version", args: `{"json":true}`, check: checkVersionResult},
 			{name: "unknown-tool", tool: "no_such_tool", check: checkUnknownTool},
 			{name: "bad-args", tool: "mcpship_version", args: `[1,2]`, check: checkBadArgs},
 		},
@@ -94,15 +95,32 @@ var servers = []server{
 	},
 }
 
-// checkVersionResult checks the result of mcpship_version against what
-// "mcpship version" prints.
+// checkVersionLine checks the result of mcpship_version without
+// arguments: the line "mcpship version" prints, as text only, since the
+// tool runs that command in-process.
+func checkVersionLine(t *testing.T, o outcome) {
+	t.Helper()
+	if o.RPCErr != nil || o.IsError {
+		t.Fatalf("mcpship_version: want a successful result, got %v", o)
+	}
+	if len(o.Texts) != 1 || strings.TrimSuffix(o.Texts[0], "\n") != versionLine {
+		t.Errorf("mcpship_version: want one text block %q (the output of mcpship version), got %q", versionLine, o.Texts)
+	}
+	if len(o.Structured) > 0 && string(o.Structured) != "null" {
+		t.Errorf("mcpship_version: want no structuredContent for the text output, got %s", o.Structured)
+	}
+}
+
+// checkVersionResult checks the result of mcpship_version {"json": true}
+// against what "mcpship version --json" prints: structuredContent, with a
+// text copy.
 func checkVersionResult(t *testing.T, o outcome) {
 	t.Helper()
 	if o.RPCErr != nil || o.IsError {
 		t.Fatalf("mcpship_version: want a successful result, got %v", o)
 	}
-	if !slices.Contains(o.Texts, versionLine) {
-		t.Errorf("mcpship_version: want a text block %q (the output of mcpship version), got %q", versionLine, o.Texts)
+	if len(o.Texts) == 0 {
+		t.Errorf("mcpship_version: structuredContent must come with a text block, got none")
 	}
 	var got map[string]any
 	if err := json.Unmarshal(o.Structured, &got); err != nil {

@@ -1,4 +1,4 @@
-package main
+package registercmd
 
 import (
 	"fmt"
@@ -11,10 +11,24 @@ import (
 	"github.com/mcpship/mcpship/installer"
 )
 
-func doctorCommand() *cli.Command {
+// Doctor returns the "doctor" command, which starts registered stdio
+// servers and checks that they answer. With p nil it checks every server
+// by default; with p, only the one registered under p's name (the app's
+// name when p.Name is empty), as init registers it.
+func Doctor(p *Program) *cli.Command {
+	usage := "start every registered MCP server and check that it answers"
+	nameFlag := &cli.StringFlag{Name: "name", Usage: "only the server with this name"}
+	if p != nil {
+		usage = "start this program as the assistants would and check that it answers"
+		nameFlag.Value = p.Name
+		nameFlag.Usage = `only the server with this name, "" for every server`
+		if p.Name == "" {
+			nameFlag.Usage += " (default: this program's name)"
+		}
+	}
 	return &cli.Command{
 		Name:  "doctor",
-		Usage: "start every registered MCP server and check that it answers",
+		Usage: usage,
 		Description: "For each stdio server in the assistants' config files, starts it with its environment,\n" +
 			"performs the MCP handshake and tools/list within --timeout, in parallel, and reports\n" +
 			"ok or why not: not found, exited, timed out, protocol error (with the end of its stderr).\n" +
@@ -23,12 +37,18 @@ func doctorCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "client", Usage: "only these assistants, comma-separated (default: all)"},
 			&cli.StringFlag{Name: "scope", Usage: "only this scope: project, user or local (default: all)"},
-			&cli.StringFlag{Name: "name", Usage: "only the server with this name"},
+			nameFlag,
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "time each server has to answer"},
 			&cli.IntFlag{Name: "parallel", Value: 4, Usage: "servers checked at once"},
 		}, commonFlags()...),
-		OnUsageError: commandUsageError,
-		Action:       runDoctor,
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			name := c.String("name")
+			if p != nil {
+				name = p.name(c)
+			}
+			return runDoctor(c, name)
+		},
 	}
 }
 
@@ -41,9 +61,9 @@ type checked struct {
 	installer.Health
 }
 
-func runDoctor(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usagef("doctor takes no arguments, got %q", c.Args().First())
+func runDoctor(c *cli.Context, name string) error {
+	if err := noArgs(c); err != nil {
+		return err
 	}
 	if c.Duration("timeout") <= 0 || c.Int("parallel") < 1 {
 		return usagef("--timeout and --parallel must be positive")
@@ -54,7 +74,7 @@ func runDoctor(c *cli.Context) error {
 		for _, n := range strings.Split(names, ",") {
 			cl, err := installer.LookupClient(strings.TrimSpace(n))
 			if err != nil {
-				return usageError{err.Error()}
+				return usagef("%v", err)
 			}
 			clients = append(clients, cl)
 		}
@@ -86,12 +106,12 @@ func runDoctor(c *cli.Context) error {
 			}
 			regs, _, err := t.Servers(state)
 			if err != nil {
-				fmt.Fprintf(c.App.ErrWriter, "mcpship: %v\n", err)
+				fmt.Fprintf(c.App.ErrWriter, "%s: %v\n", c.App.Name, err)
 				unreadable++
 				continue
 			}
 			for _, r := range regs {
-				if n := c.String("name"); n != "" && r.Name != n {
+				if name != "" && r.Name != name {
 					continue
 				}
 				rows = append(rows, &checked{Client: cl.Name, Scope: s, File: t.File, Server: r.Server})
@@ -127,7 +147,7 @@ func runDoctor(c *cli.Context) error {
 			return err
 		}
 	} else {
-		printDoctor(c, rows)
+		printDoctor(c, rows, name)
 	}
 	switch {
 	case failed > 0:
@@ -138,10 +158,14 @@ func runDoctor(c *cli.Context) error {
 	return nil
 }
 
-func printDoctor(c *cli.Context, rows []*checked) {
+func printDoctor(c *cli.Context, rows []*checked, name string) {
 	w := c.App.Writer
-	if len(rows) == 0 {
-		fmt.Fprintln(w, "No MCP servers are registered here. Register one with 'mcpship init'.")
+	switch {
+	case len(rows) == 0 && name != "" && !c.IsSet("name"):
+		fmt.Fprintf(w, "No MCP server named %q is registered here. Register it with '%s init'.\n", name, c.App.Name)
+		return
+	case len(rows) == 0:
+		fmt.Fprintf(w, "No MCP servers are registered here. Register one with '%s init'.\n", c.App.Name)
 		return
 	}
 	file := ""

@@ -1,4 +1,4 @@
-package main
+package registercmd
 
 import (
 	"errors"
@@ -11,18 +11,20 @@ import (
 	"github.com/mcpship/mcpship/installer"
 )
 
-func listCommand() *cli.Command {
+// List returns the "list" command, which shows every assistant's config
+// files and the servers registered in them.
+func List() *cli.Command {
 	return &cli.Command{
 		Name:         "list",
 		Usage:        "show every assistant's config files and the servers registered in them",
 		ArgsUsage:    " ",
 		Flags:        commonFlags(),
-		OnUsageError: commandUsageError,
+		OnUsageError: onUsageError,
 		Action:       runList,
 	}
 }
 
-// listed is one row of mcpship list.
+// listed is one row of list.
 type listed struct {
 	Client  string                   `json:"client"`
 	Scope   installer.Scope          `json:"scope"`
@@ -33,8 +35,8 @@ type listed struct {
 }
 
 func runList(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usagef("list takes no arguments, got %q", c.Args().First())
+	if err := noArgs(c); err != nil {
+		return err
 	}
 	env, err := installer.OSEnv(c.String("project"))
 	if err != nil {

@@ -1,0 +1,180 @@
+package registercmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpship/mcpship/installer"
+)
+
+// A Program is the server that init registers: this program, run with
+// Args, which serves MCP over stdio.
+type Program struct {
+	// Name is the server's name in the config files (the default of
+	// --name) and the program's name in help, where --client then points
+	// to "NAME list". Default: the app's Name, found when a command runs.
+	Name string
+	// Args follow the program's path in the registered command, such as
+	// ["mcp"] or ["serve"].
+	Args []string
+	// Flags are more flags of init, for the program, such as mcpship's
+	// --manifest. They cannot be used with a command after "--".
+	Flags []cli.Flag
+	// FlagArgs, if set, returns the arguments that follow Args, from
+	// Flags. An error that is a cli.ExitCoder with code 64 is a usage
+	// error.
+	FlagArgs func(c *cli.Context, env installer.Env) ([]string, error)
+}
+
+// Init returns the "init" command, which registers p with AI assistants:
+// by default for Claude Code in the project, as the absolute path of the
+// running binary followed by p.Args. After "--", it registers any stdio
+// server command instead.
+func Init(p Program) *cli.Command {
+	return &cli.Command{
+		Name:      "init",
+		Usage:     "register " + p.short() + " (or any stdio server) with AI assistants",
+		ArgsUsage: "[-- COMMAND ARGS...]",
+		Description: "Adds a server entry to each assistant's config file, keeping every other byte of the file,\n" +
+			"after a backup. By default it registers " + p.long() + " for Claude Code in the project.",
+		Flags: append(append([]cli.Flag{
+			clientFlag(p.Name),
+			&cli.BoolFlag{Name: "all", Usage: "every client whose config location exists on this machine"},
+			scopeFlag(),
+			p.nameFlag(),
+		}, p.Flags...), append([]cli.Flag{
+			&cli.GenericFlag{Name: "env", Value: &envFlag{}, Usage: "environment variable for the server, NAME=VALUE (repeatable)"},
+			&cli.StringFlag{Name: "command", Usage: "path of the " + p.binary() + " to register (default: this binary)"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the diff and write nothing"},
+			&cli.BoolFlag{Name: "force", Usage: "replace a different server registered under the same name"},
+		}, commonFlags()...)...),
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			env, o, targets, err := setup(c, c.Bool("all"))
+			if err != nil {
+				return err
+			}
+			s, err := p.server(c, env)
+			if err != nil {
+				return err
+			}
+			return each(c, targets, func(t *installer.Target) (*installer.Change, error) { return t.Add(s, o) })
+		},
+	}
+}
+
+// short and long name the registered command in help text.
+func (p Program) short() string {
+	if p.Name == "" {
+		return "this program"
+	}
+	return strings.Join(append([]string{p.Name}, p.Args...), " ")
+}
+
+func (p Program) long() string {
+	if p.Name == "" {
+		return "this program, run as '" + strings.Join(append([]string{"<its path>"}, p.Args...), " ") + "',"
+	}
+	return "'" + p.short() + "'"
+}
+
+// binary names the program's binary in help text.
+func (p Program) binary() string {
+	if p.Name == "" {
+		return "binary"
+	}
+	return p.Name + " binary"
+}
+
+func (p Program) nameFlag() cli.Flag {
+	if p.Name == "" {
+		return &cli.StringFlag{Name: "name", Usage: "server name in the config (default: this program's name)"}
+	}
+	return &cli.StringFlag{Name: "name", Value: p.Name, Usage: "server name in the config"}
+}
+
+// name returns the server name: --name (whose default is p.Name), else
+// the app's name.
+func (p Program) name(c *cli.Context) string {
+	if n := c.String("name"); n != "" || c.IsSet("name") {
+		return n
+	}
+	return c.App.Name
+}
+
+// server builds the server init registers.
+func (p Program) server(c *cli.Context, env installer.Env) (installer.Server, error) {
+	s := installer.Server{Name: p.name(c)}
+	if s.Name == "" {
+		return s, usagef("--name must not be empty")
+	}
+	if v := c.Generic("env").(*envFlag).vals; len(v) > 0 {
+		s.Env = map[string]string{}
+		for _, kv := range v {
+			k, val, _ := strings.Cut(kv, "=")
+			s.Env[k] = val
+		}
+	}
+	prog := strings.Join(append([]string{c.App.Name}, p.Args...), " ")
+	if c.NArg() > 0 {
+		if err := p.notWithCommand(c, prog); err != nil {
+			return s, err
+		}
+		s.Command, s.Args = absIfPath(c.Args().First()), c.Args().Tail()
+		return s, nil
+	}
+	s.Command = absIfPath(c.String("command"))
+	if s.Command == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return s, fmt.Errorf("finding the %s binary: %w; name it with --command", c.App.Name, err)
+		}
+		s.Command = exe
+	}
+	s.Args = append([]string{}, p.Args...)
+	if p.FlagArgs != nil {
+		more, err := p.FlagArgs(c, env)
+		if err != nil {
+			return s, err
+		}
+		s.Args = append(s.Args, more...)
+	}
+	return s, nil
+}
+
+// notWithCommand is a usage error when a flag for the program is given
+// with a command after "--".
+func (p Program) notWithCommand(c *cli.Context, prog string) error {
+	var names []string
+	for _, f := range p.Flags {
+		names = append(names, "--"+f.Names()[0])
+	}
+	names = append(names, "--command")
+	for _, n := range names {
+		if !c.IsSet(n[2:]) {
+			continue
+		}
+		if len(names) == 1 {
+			return usagef("--command is for %s; it cannot be used with a command after --", prog)
+		}
+		last := len(names) - 1
+		return usagef("%s and %s are for %s; they cannot be used with a command after --",
+			strings.Join(names[:last], ", "), names[last], prog)
+	}
+	return nil
+}
+
+// absIfPath makes a command that names a file (it has a separator)
+// absolute; a bare name is left for the client to find on PATH.
+func absIfPath(cmd string) string {
+	if strings.ContainsAny(cmd, `/\`) {
+		if abs, err := filepath.Abs(cmd); err == nil {
+			return abs
+		}
+	}
+	return cmd
+}
