@@ -143,7 +143,7 @@ func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
 	ss.inflight[id.raw] = &inflight{cancel: cancel}
 	ss.calls.Add(1) // under mu, so never concurrent with stop's Wait
 	ss.mu.Unlock()
-	ss.enqueue(&pendingCall{ctx: ctx, rt: rt, req: req, modern: meta != nil})
+	ss.dispatch(&pendingCall{ctx: ctx, rt: rt, req: req, modern: meta != nil})
 }
 
 // runCall runs a queued call on a worker and answers it.
