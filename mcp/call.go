@@ -95,7 +95,7 @@ type callParams struct {
 }
 
 // callTool starts a tools/call; meta is nil for a legacy request. The call
-// runs on its own goroutine, so the reader goes on at once.
+// is queued for a worker, so the reader goes on at once.
 func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
 	var p callParams
 	if len(params) == 0 {
@@ -143,31 +143,29 @@ func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
 	ss.inflight[id.raw] = &inflight{cancel: cancel}
 	ss.calls.Add(1) // under mu, so never concurrent with stop's Wait
 	ss.mu.Unlock()
-	go ss.runCall(ctx, rt, req, meta != nil)
+	ss.dispatch(&pendingCall{ctx: ctx, rt: rt, req: req, modern: meta != nil})
 }
 
-func (ss *session) runCall(ctx context.Context, rt *registeredTool, req *CallRequest, modern bool) {
+// runCall runs a queued call on a worker and answers it.
+func (ss *session) runCall(c *pendingCall) {
 	defer ss.calls.Done()
+	ctx, rt, req, modern := c.ctx, c.rt, c.req, c.modern
 	var res *CallToolResult
 	var rpcErr *Error
 	if msg := rt.checkArguments(req); msg != "" {
 		res = ErrorResult("%s", msg)
+	} else if ctx.Err() != nil {
+		rpcErr = errorf(CodeInternalError, "tool %s was cancelled before it started", req.Name)
 	} else {
-		select {
-		case ss.sem <- struct{}{}:
-			res, rpcErr = ss.invoke(ctx, rt, req)
-			<-ss.sem
-		case <-ctx.Done():
-			rpcErr = errorf(CodeInternalError, "tool %s was cancelled before it started", req.Name)
-		}
+		res, rpcErr = ss.invoke(ctx, rt, req)
 	}
 	req.finish()
 	ss.mu.Lock()
-	c := ss.inflight[req.id.raw]
+	f := ss.inflight[req.id.raw]
 	delete(ss.inflight, req.id.raw)
 	ss.mu.Unlock()
-	c.cancel()
-	if c.cancelled {
+	f.cancel()
+	if f.cancelled {
 		return // the client cancelled: nothing more may be sent for this id
 	}
 	if rpcErr != nil {

@@ -270,3 +270,69 @@ func TestAddToolRejects(t *testing.T) {
 		t.Error("a second tool with the same name was accepted")
 	}
 }
+
+// TestSlowCallOnTheReaderHandsOffReading checks that a call made when
+// nothing else runs, which runs on the reading goroutine, does not hold up
+// the messages after it: once it has run for a while, another goroutine
+// reads them, answers a ping, and cancels a call.
+func TestSlowCallOnTheReaderHandsOffReading(t *testing.T) {
+	srv := newTestServer(t, nil)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(context.Background(), inR, outW); outW.Close() }()
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	send := func(s string) {
+		t.Helper()
+		if _, err := io.WriteString(inW, s+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := func() string {
+		t.Helper()
+		select {
+		case l := <-lines:
+			return l
+		case <-time.After(5 * time.Second):
+			t.Fatal("no reply within 5s")
+			return ""
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
+	next()
+	send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":300}}}`)
+	time.Sleep(20 * time.Millisecond)
+	send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	if l := next(); !strings.Contains(l, `"id":2,`) {
+		t.Fatalf("first reply %s, want the ping's while the call sleeps", l)
+	}
+	if l := next(); !strings.Contains(l, `"id":1,`) || !strings.Contains(l, "slept") {
+		t.Fatalf("second reply %s, want the call's", l)
+	}
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":10000}}}`)
+	time.Sleep(20 * time.Millisecond)
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)
+	send(`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	if l := next(); !strings.Contains(l, `"id":4,`) {
+		t.Fatalf("reply %s, want the ping's", l)
+	}
+	inW.Close()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after the input ended")
+	}
+	for l := range lines {
+		t.Errorf("unexpected line after the cancelled call: %s", l)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,9 +16,8 @@ import (
 type session struct {
 	srv    *Server
 	out    *lineWriter
-	sem    chan struct{} // bounds concurrent tool calls
-	calls  sync.WaitGroup
-	broken chan struct{} // closed when a write fails
+	calls  sync.WaitGroup // tool calls queued or running
+	broken chan struct{}  // closed when a write fails
 	once   sync.Once
 
 	stopped     atomic.Bool // no more lines are dispatched
@@ -29,6 +29,33 @@ type session struct {
 	inflight map[string]*inflight // tools/call by id
 	ctx      context.Context      // parent of every call's context
 	cancel   context.CancelFunc
+
+	// Tool calls wait in queue for one of at most MaxConcurrentCalls
+	// workers. Workers live until the session stops, so a call costs no
+	// new goroutine (nor the growth of a new goroutine's stack), and a
+	// waiting call holds a few hundred bytes, not a goroutine.
+	qmu     sync.Mutex
+	queue   []*pendingCall
+	workers int           // started
+	idle    int           // waiting for work
+	wake    chan struct{} // a call was queued; buffered, never blocks
+	quit    chan struct{} // closed by stop: idle workers exit
+
+	// Only the goroutine that reads uses these.
+	handedOff  bool         // it started or woke a worker
+	lr         *lineReader  // the input
+	inlineNext *pendingCall // a call to run inline after handle returns
+
+	inline  bool       // a call runs inline on the reader; under qmu
+	readErr chan error // how reading ended
+}
+
+// pendingCall is a checked tools/call waiting for a worker.
+type pendingCall struct {
+	ctx    context.Context
+	rt     *registeredTool
+	req    *CallRequest
+	modern bool
 }
 
 // inflight is a tool call that has not been answered.
@@ -41,7 +68,9 @@ func newSession(s *Server, w io.Writer) *session {
 	ss := &session{
 		srv:      s,
 		out:      &lineWriter{w: w},
-		sem:      make(chan struct{}, s.opts.MaxConcurrentCalls),
+		wake:     make(chan struct{}, s.opts.MaxConcurrentCalls),
+		quit:     make(chan struct{}),
+		readErr:  make(chan error, 1),
 		broken:   make(chan struct{}),
 		inflight: map[string]*inflight{},
 	}
@@ -50,9 +79,19 @@ func newSession(s *Server, w io.Writer) *session {
 	return ss
 }
 
-// readLoop reads and dispatches messages until the input ends.
-func (ss *session) readLoop(r io.Reader) error {
-	lr := newLineReader(r, ss.srv.opts.MaxMessageBytes)
+// readFrom reads and dispatches messages until the input ends, then
+// reports how it ended on readErr. When a call it runs inline outlasts
+// inlineFor, another goroutine takes over the reading and this one stops.
+func (ss *session) readFrom(lr *lineReader) {
+	if err := ss.read(lr); err != errTakenOver {
+		ss.readErr <- err
+	}
+}
+
+var errTakenOver = errors.New("mcp: another goroutine reads now")
+
+func (ss *session) read(lr *lineReader) error {
+	ss.lr = lr
 	for {
 		line, tooLong, err := lr.next()
 		if err != nil {
@@ -71,7 +110,55 @@ func (ss *session) readLoop(r io.Reader) error {
 			continue
 		}
 		ss.handle(line)
+		if c := ss.inlineNext; c != nil {
+			ss.inlineNext = nil
+			if !ss.runInline(lr, c) {
+				return errTakenOver
+			}
+			continue
+		}
+		if ss.handedOff && lr.r.Buffered() == 0 {
+			// The next read blocks in the kernel, holding this thread,
+			// so the worker just woken would wait for another thread to
+			// wake and take it over. Yield, so that it runs here first.
+			ss.handedOff = false
+			runtime.Gosched()
+		}
 	}
+}
+
+// inlineFor is how long a call run by the reader may take before another
+// goroutine takes over the reading.
+const inlineFor = 500 * time.Microsecond
+
+// runInline runs a call on the reading goroutine, as a server without
+// concurrency would, which saves handing it to a worker and back. If the
+// call is still running after inlineFor, a new goroutine goes on reading
+// and runInline returns false: this goroutine must not read any more.
+func (ss *session) runInline(lr *lineReader, c *pendingCall) (reading bool) {
+	var mu sync.Mutex
+	done, moved := false, false
+	mu.Lock() // everything this goroutine did happens before the takeover
+	t := time.AfterFunc(inlineFor, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !done {
+			moved = true
+			go ss.readFrom(lr)
+		}
+	})
+	mu.Unlock()
+	ss.runCall(c)
+	t.Stop()
+	mu.Lock()
+	done = true
+	reading = !moved
+	mu.Unlock()
+	ss.qmu.Lock()
+	ss.inline = false
+	ss.qmu.Unlock()
+	ss.ensureWorker()
+	return reading
 }
 
 // stop ends the session: no more messages are read, running calls get
@@ -93,6 +180,84 @@ func (ss *session) stop(timeout time.Duration) {
 	}
 	ss.cancel()
 	ss.out.close()
+	close(ss.quit)
+}
+
+// dispatch runs a call inline on the reader when nothing else is running,
+// no call waits and no more input is buffered (a client making one call
+// at a time); otherwise it queues the call for a worker.
+func (ss *session) dispatch(c *pendingCall) {
+	ss.qmu.Lock()
+	if !ss.inline && len(ss.queue) == 0 && ss.idle == ss.workers && ss.lr.r.Buffered() == 0 {
+		ss.inline = true
+		ss.qmu.Unlock()
+		ss.inlineNext = c
+		return
+	}
+	ss.qmu.Unlock()
+	ss.enqueue(c)
+}
+
+// enqueue queues a call and makes sure a worker will take it: an idle
+// one, a new one while fewer than MaxConcurrentCalls run, or else the
+// next busy one to finish.
+func (ss *session) enqueue(c *pendingCall) {
+	ss.qmu.Lock()
+	ss.queue = append(ss.queue, c)
+	ss.qmu.Unlock()
+	if ss.ensureWorker() {
+		ss.handedOff = true
+	}
+}
+
+// ensureWorker makes sure a worker will take the queued calls, and
+// reports whether it started or woke one.
+func (ss *session) ensureWorker() bool {
+	ss.qmu.Lock()
+	running := ss.workers - ss.idle
+	if ss.inline {
+		running++
+	}
+	spawn := len(ss.queue) > 0 && ss.idle == 0 && running < ss.srv.opts.MaxConcurrentCalls
+	if spawn {
+		ss.workers++
+	}
+	wake := len(ss.queue) > 0 && ss.idle > 0
+	ss.qmu.Unlock()
+	switch {
+	case spawn:
+		go ss.worker()
+	case wake:
+		select {
+		case ss.wake <- struct{}{}:
+		default: // as many wake-ups are pending as there are workers
+		}
+	}
+	return spawn || wake
+}
+
+// worker runs queued calls one after another until the session stops.
+func (ss *session) worker() {
+	ss.qmu.Lock()
+	for {
+		for len(ss.queue) == 0 {
+			ss.idle++
+			ss.qmu.Unlock()
+			select {
+			case <-ss.wake:
+			case <-ss.quit:
+				return
+			}
+			ss.qmu.Lock()
+			ss.idle--
+		}
+		c := ss.queue[0]
+		ss.queue[0] = nil
+		ss.queue = ss.queue[1:]
+		ss.qmu.Unlock()
+		ss.runCall(c)
+		ss.qmu.Lock()
+	}
 }
 
 // write sends one message; a failure ends the session.

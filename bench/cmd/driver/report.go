@@ -1,0 +1,318 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// report renders the results as markdown: medians over rounds, ratios to
+// the reference, the issue's targets, and every run's figures.
+func report(res *results) string {
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p := res.Params
+	w("# Benchmark run %s\n\n", res.Started.Format("2006-01-02T15:04:05Z"))
+	w("Host: %d CPUs, Linux %s, %s. Load average (1/5/15 min) at start %s, at end %s; duration %s.",
+		res.Host.CPUs, res.Host.Kernel, res.Host.GoVersion, res.Host.LoadStart, res.Host.LoadEnd, res.Ended.Sub(res.Started).Round(1e9))
+	if p.Commit != "" {
+		w(" mcpship at %s.", p.Commit)
+	}
+	w("\n\n%d rounds; each round runs every server once, the order rotated by one each round. "+
+		"Per round: %d cold spawns of each server, interleaved across servers (median and p90 of those); then one process per server, all alive at once: "+
+		"%d untimed warm-up calls each, then %d sequential and then %d pipelined calls each, cut into %d chunks that take turns across the servers; "+
+		"then a fresh process per large message. Figures below are the median over rounds; ratio = server / ref.\n\n",
+		p.Rounds, p.Cold, p.Warm, p.Seq, p.Pipe, p.Chunks)
+
+	names := []string{}
+	for _, s := range res.Servers {
+		names = append(names, s.Name)
+	}
+	med := func(server string, f func(*run) (float64, bool)) (float64, bool) {
+		var xs []float64
+		for _, r := range res.Runs {
+			if r.Server == server {
+				if v, ok := f(r); ok {
+					xs = append(xs, v)
+				}
+			}
+		}
+		if len(xs) == 0 {
+			return 0, false
+		}
+		return median(xs), true
+	}
+	okSession := func(r *run) bool { return r.Session.Err == "" }
+	okCold := func(r *run) bool { return r.Cold.Err == "" }
+	bigOf := func(r *run, mib int) *bigResult {
+		for i := range r.Big {
+			if r.Big[i].MiB == mib {
+				return &r.Big[i]
+			}
+		}
+		return nil
+	}
+	type metric struct {
+		label string
+		fmt   string
+		f     func(*run) (float64, bool)
+	}
+	metrics := []metric{
+		{"cold: spawn→initialize, median (ms)", "%.2f", func(r *run) (float64, bool) { return r.Cold.InitMed, okCold(r) }},
+		{"cold: spawn→initialize, p90 (ms)", "%.2f", func(r *run) (float64, bool) { return r.Cold.InitP90, okCold(r) }},
+		{"cold: spawn→first tools/list, median (ms)", "%.2f", func(r *run) (float64, bool) { return r.Cold.ListMed, okCold(r) }},
+		{"cold: spawn→first tools/list, p90 (ms)", "%.2f", func(r *run) (float64, bool) { return r.Cold.ListP90, okCold(r) }},
+		{"cold: spawn→exit after stdin EOF, median (ms)", "%.2f", func(r *run) (float64, bool) { return r.Cold.ExitMed, okCold(r) }},
+		{"sequential calls/s", "%.0f", func(r *run) (float64, bool) { return r.Session.Seq.CallsPerSec, okSession(r) }},
+		{"sequential p50 (µs)", "%.1f", func(r *run) (float64, bool) { return r.Session.Seq.P50us, okSession(r) }},
+		{"sequential p99 (µs)", "%.1f", func(r *run) (float64, bool) { return r.Session.Seq.P99us, okSession(r) }},
+		{"sequential: server CPU per call (µs)", "%.1f", func(r *run) (float64, bool) { return r.Session.Seq.CPUus, okSession(r) }},
+		{"pipelined calls/s", "%.0f", func(r *run) (float64, bool) { return r.Session.Pipe.CallsPerSec, okSession(r) }},
+		{"pipelined: server CPU per call (µs)", "%.1f", func(r *run) (float64, bool) { return r.Session.Pipe.CPUus, okSession(r) }},
+		{"pipelined: server write(2) calls per reply", "%.2f", func(r *run) (float64, bool) { return r.Session.Pipe.WritesPerCall, okSession(r) }},
+		{"peak RSS after seq+pipelined, VmHWM (MiB)", "%.1f", func(r *run) (float64, bool) { return mib(r.Session.HWM), okSession(r) }},
+	}
+	for _, m := range []int{8, 20} {
+		metrics = append(metrics,
+			metric{fmt.Sprintf("%d MiB call: time when ok (ms)", m), "%.0f", func(r *run) (float64, bool) {
+				br := bigOf(r, m)
+				return func() (float64, bool) {
+					if br == nil || br.Outcome != "ok" {
+						return 0, false
+					}
+					return br.Ms, true
+				}()
+			}},
+			metric{fmt.Sprintf("%d MiB call: VmHWM after (MiB)", m), "%.1f", func(r *run) (float64, bool) {
+				br := bigOf(r, m)
+				if br == nil || br.HWM <= 0 {
+					return 0, false
+				}
+				return mib(br.HWM), true
+			}})
+	}
+	ref := names[0]
+	w("## Medians and ratios to the reference\n\n| metric |")
+	for _, n := range names {
+		w(" %s |", n)
+	}
+	for _, n := range names[1:] {
+		w(" %s/%s |", n, ref)
+	}
+	w("\n|---|")
+	w("%s\n", strings.Repeat("---:|", 2*len(names)-1))
+	for _, m := range metrics {
+		w("| %s |", m.label)
+		vals := map[string]float64{}
+		for _, n := range names {
+			v, ok := med(n, m.f)
+			if !ok {
+				w(" — |")
+				continue
+			}
+			vals[n] = v
+			w(" "+m.fmt+" |", v)
+		}
+		for _, n := range names[1:] {
+			v, ok1 := vals[n]
+			rv, ok2 := vals[ref]
+			if !ok1 || !ok2 || rv == 0 {
+				w(" — |")
+				continue
+			}
+			w(" %.2f× |", v/rv)
+		}
+		w("\n")
+	}
+	w("| binary size (MiB) |")
+	for _, n := range names {
+		w(" %.2f |", mib(int64(res.Sizes[n])))
+	}
+	for _, n := range names[1:] {
+		w(" %.2f× |", float64(res.Sizes[n])/float64(res.Sizes[ref]))
+	}
+	w("\n")
+	w("| all replies right (id once, exact echo), every round |")
+	for _, n := range names {
+		ok := true
+		for _, r := range res.Runs {
+			if r.Server == n && (r.Session.Err != "" || r.Cold.Err != "") {
+				ok = false
+			}
+		}
+		w(" %s |", yes(ok))
+	}
+	w("%s\n", strings.Repeat(" |", len(names)-1))
+	w("| pipelined replies in request order, every round |")
+	for _, n := range names {
+		in := true
+		for _, r := range res.Runs {
+			if r.Server == n && !r.Session.Pipe.InOrder {
+				in = false
+			}
+		}
+		w(" %s |", yes(in))
+	}
+	w("%s\n", strings.Repeat(" |", len(names)-1))
+	for _, m := range []int{8, 20} {
+		w("| %d MiB call: outcome, alive after (every round) |", m)
+		for _, n := range names {
+			var outs []string
+			for _, r := range res.Runs {
+				if r.Server == n {
+					if br := bigOf(r, m); br != nil {
+						outs = append(outs, br.Outcome+", alive "+yes(br.Alive))
+					}
+				}
+			}
+			outs = slices.Compact(outs)
+			if len(outs) == 0 {
+				w(" — |")
+			} else {
+				w(" %s |", strings.Join(outs, " / "))
+			}
+		}
+		w("%s\n", strings.Repeat(" |", len(names)-1))
+	}
+
+	// Targets.
+	w("\n## Targets (issue 6)\n\n")
+	w("mcpship = the echo server on package mcp (like for like); mcpship-serve = the real `mcpship serve` binary with its self tool.\n\n")
+	w("| target | measured | verdict |\n|---|---|---|\n")
+	get := func(n string, f func(*run) (float64, bool)) float64 { v, _ := med(n, f); return v }
+	initMed := metrics[0].f
+	listMed := metrics[2].f
+	has := func(n string) bool { return slices.Contains(names, n) }
+	for _, n := range []string{"mcpship", "mcpship-serve"} {
+		if !has(n) || !has("ref") {
+			continue
+		}
+		for _, sp := range []struct {
+			what string
+			f    func(*run) (float64, bool)
+		}{{"spawn→initialize", initMed}, {"spawn→first tools/list", listMed}} {
+			v, rv := get(n, sp.f), get("ref", sp.f)
+			w("| %s %s ≤ 1.3× ref | %.2f ms vs %.2f ms = %.2f× | %s |\n", n, sp.what, v, rv, v/rv, atMost(v/rv, 1.3))
+			if has("go-sdk") {
+				g := get("go-sdk", sp.f)
+				w("| %s %s ≤ 0.5× go-sdk | %.2f ms vs %.2f ms = %.2f× | %s |\n", n, sp.what, v, g, v/g, atMost(v/g, 0.5))
+			}
+		}
+	}
+	if has("mcpship") && has("ref") {
+		v, rv := get("mcpship", metrics[5].f), get("ref", metrics[5].f)
+		w("| sequential calls/s ≥ 0.8× ref | %.0f vs %.0f = %.2f× | %s |\n", v, rv, v/rv, atLeast(v/rv, 0.8))
+		v, rv = get("mcpship", metrics[9].f), get("ref", metrics[9].f)
+		w("| pipelined calls/s ≥ 0.5× ref (calls run concurrently) | %.0f vs %.0f = %.2f× | %s |\n", v, rv, v/rv, atLeast(v/rv, 0.5))
+		for _, n := range []string{"mcpship", "mcpship-serve"} {
+			if has(n) {
+				v, rv = get(n, metrics[12].f), get("ref", metrics[12].f)
+				w("| %s peak RSS ≤ 1.5× ref | %.1f MiB vs %.1f MiB = %.2f× | %s |\n", n, v, rv, v/rv, atMost(v/rv, 1.5))
+			}
+		}
+	}
+	if has("mcpship-serve") {
+		sz := mib(int64(res.Sizes["mcpship-serve"]))
+		w("| mcpship binary ≤ 6 MiB | %.2f MiB (%d bytes) | %s |\n", sz, res.Sizes["mcpship-serve"], atMost(sz/6, 1))
+	}
+	for _, n := range []string{"mcpship", "mcpship-serve"} {
+		if !has(n) {
+			continue
+		}
+		var outs []string
+		clean := true
+		for _, r := range res.Runs {
+			if r.Server == n {
+				if br := bigOf(r, 20); br != nil {
+					outs = append(outs, fmt.Sprintf("%s in %.0f ms, alive %s", br.Outcome, br.Ms, yes(br.Alive)))
+					clean = clean && br.Outcome == "error-reply" && br.Alive
+				}
+			}
+		}
+		if len(outs) > 0 {
+			v := "met"
+			if !clean {
+				v = "**missed**"
+			}
+			w("| %s 20 MiB → clean error reply, session alive | %s | %s |\n", n, strings.Join(slices.Compact(outs), "; "), v)
+		}
+	}
+	if m := res.Manifest; m != nil {
+		switch {
+		case m.Pending != "":
+			w("| manifest call ≤ 1.2× bare fork/exec | pending: %s | pending |\n", m.Pending)
+		case m.Err != "":
+			w("| manifest call ≤ 1.2× bare fork/exec | error: %s | not measured |\n", m.Err)
+		default:
+			w("| manifest call ≤ 1.2× bare fork/exec (`%s`, %d each, alternating) | %.3f ms vs %.3f ms = %.2f× (p90 %.3f vs %.3f) | %s |\n",
+				m.Program, m.N, m.CallMed, m.ExecMed, m.CallMed/m.ExecMed, m.CallP90, m.ExecP90, atMost(m.CallMed/m.ExecMed, 1.2))
+		}
+	}
+	if in := res.Init; in != nil {
+		if in.Err != "" {
+			w("| `init` into a 1 MiB config ≤ 20 ms | error: %s | not measured |\n", in.Err)
+		} else {
+			w("| `init` into a 1 MiB config (%d bytes, %d servers) ≤ 20 ms, whole process | %.2f ms median, p90 %.2f, CPU %.2f ms (`mcpship version`: %.2f ms) | %s |\n",
+				in.ConfigSize, in.Servers, in.Med, in.P90, in.CPUMed, in.VersionMed, atMost(in.Med/20, 1))
+		}
+	}
+
+	// Every run.
+	w("\n## Every run\n\n| server | round | load | init med ms | list med ms | seq calls/s | seq p50 µs | seq p99 µs | seq cpu µs | pipe calls/s | pipe cpu µs | in order | HWM MiB | error |\n")
+	w("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|\n")
+	for _, n := range names {
+		for _, r := range res.Runs {
+			if r.Server != n {
+				continue
+			}
+			s := r.Session
+			e := strings.TrimSpace(r.Cold.Err + " " + s.Err)
+			w("| %s | %d | %s | %.2f | %.2f | %.0f | %.1f | %.1f | %.1f | %.0f | %.1f | %s | %.1f | %s |\n", n, r.Round, r.Load,
+				r.Cold.InitMed, r.Cold.ListMed, s.Seq.CallsPerSec, s.Seq.P50us, s.Seq.P99us, s.Seq.CPUus,
+				s.Pipe.CallsPerSec, s.Pipe.CPUus, yes(s.Pipe.InOrder), mib(s.HWM), cell(e))
+		}
+	}
+	w("\n| server | round | MiB | outcome | ms | alive after | HWM MiB | exit | detail | stderr |\n|---|---:|---:|---|---:|---|---:|---|---|---|\n")
+	for _, n := range names {
+		for _, r := range res.Runs {
+			if r.Server != n {
+				continue
+			}
+			for _, br := range r.Big {
+				w("| %s | %d | %d | %s | %.0f | %s | %.1f | %s | %s | %s |\n", n, r.Round, br.MiB, br.Outcome, br.Ms, yes(br.Alive),
+					mib(br.HWM), br.Exit, cell(br.Detail), cell(br.Stderr))
+			}
+		}
+	}
+	return b.String()
+}
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func cell(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	s = strings.ReplaceAll(s, "|", `\|`)
+	if len(s) > 240 {
+		s = s[:240] + "…"
+	}
+	return s
+}
+
+func atMost(ratio, limit float64) string {
+	if ratio <= limit {
+		return "met"
+	}
+	return fmt.Sprintf("**missed** by %.0f%%", (ratio/limit-1)*100)
+}
+
+func atLeast(ratio, limit float64) string {
+	if ratio >= limit {
+		return "met"
+	}
+	return fmt.Sprintf("**missed** by %.0f%%", (1-ratio/limit)*100)
+}
