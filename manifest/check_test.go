@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -129,5 +130,15 @@ func TestDocsExampleIsValid(t *testing.T) {
 	argv, err := m.tools[2].argv(vals)
 	if want := []string{"git", "log", "--max-count=5", "--oneline", "--format=%h %s", "--", "-weird"}; err != nil || !reflect.DeepEqual(argv, want) {
 		t.Errorf("git_log argv = %q, %v; want %q", argv, err, want)
+	}
+}
+
+func TestValidInputName(t *testing.T) {
+	re := regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`)
+	for _, name := range []string{"", "a", "_", "A9", "a-b", "a_b", "9a", "-a", "a.b", "a b", "é", "a$",
+		strings.Repeat("a", 64), strings.Repeat("a", 65), "_" + strings.Repeat("9", 63)} {
+		if got, want := validInputName(name), re.MatchString(name); got != want {
+			t.Errorf("validInputName(%q) = %v, the pattern says %v", name, got, want)
+		}
 	}
 }

@@ -48,7 +48,7 @@ func parseElem(s string) (elem, error) {
 				return e, fmt.Errorf("%q has a '{' with no closing '}'; write {{ for a literal brace", s)
 			}
 			name := s[i+1 : i+end]
-			if !inputNameRE.MatchString(name) {
+			if !validInputName(name) {
 				return e, fmt.Errorf("%q: {%s} is not a placeholder: name an input, as in {file}; write {{ and }} for literal braces", s, name)
 			}
 			if lit.Len() > 0 {

@@ -20,7 +20,7 @@ func compileInput(probs *problemList, path, name string, spec *Input) *input {
 		spec = &Input{}
 	}
 	in := &input{Input: *spec, name: name}
-	if !inputNameRE.MatchString(name) {
+	if !validInputName(name) {
 		probs.add(path, "%q is not an input name: start with a letter or '_', then letters, digits, '_' or '-' (at most 64)", name)
 	}
 	if in.Type == "" {

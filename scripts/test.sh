@@ -17,8 +17,9 @@ else
 fi
 export PATH="${MCPSHIP_CACHE:-$HOME/.cache/mcpship}/tools:$PATH"
 
-step "go vet"
+step "go vet (the main module, and the benchmark module that builds on it)"
 go vet ./...
+(cd bench && go vet ./...)
 
 step "gofmt"
 unformatted=$(gofmt -l .)
