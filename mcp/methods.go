@@ -77,7 +77,8 @@ func (ss *session) request(id ID, method string, params json.RawMessage) {
 		return
 	}
 	if !ss.initialized.Load() {
-		ss.reply(id, nil, errorf(CodeInvalidRequest, "invalid request: %s before initialize; send initialize first", method))
+		ss.reply(id, nil, errorf(CodeInvalidRequest, "invalid request: %s before initialize; send initialize first, or (revision 2026-07-28) carry _meta[%q]",
+			method, metaProtocolVersion))
 		return
 	}
 	switch method {
