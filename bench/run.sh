@@ -18,7 +18,8 @@ go build "${flags[@]}" -o "$bin/ref" ./servers/ref
 go build "${flags[@]}" -o "$bin/mcpship-echo" ./servers/mcpship-echo
 go build "${flags[@]}" -o "$bin/gosdk" ./servers/gosdk
 go build "${flags[@]}" -o "$bin/mcpgo" ./servers/mcpgo
-(cd "$root" && go build "${flags[@]}" -o "$bin/mcpship" ./cmd/mcpship)
+# As release builds do (.goreleaser.yaml): without urfave/cli's docs generators.
+(cd "$root" && go build "${flags[@]}" -tags=urfave_cli_no_docs -o "$bin/mcpship" ./cmd/mcpship)
 go build -o "$bin/driver" ./cmd/driver
 
 commit=$(git -C "$root" rev-parse --short HEAD)
