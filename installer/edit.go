@@ -125,6 +125,13 @@ func (t *Target) verify(old document, p plan, name string) error {
 	bad := func(err error) error {
 		return fmt.Errorf("%s: mcpship's edit failed its own check (%v); nothing was written. Please report this with the file attached", t.File, err)
 	}
+	if d, ok := old.(*jsonDoc); ok && p.entry != nil {
+		// JSON is checked where it changed, not parsed again whole.
+		if err := d.verifySet(p.out, t.Container, name, p.entry); err != nil {
+			return bad(err)
+		}
+		return nil
+	}
 	nd, err := t.Client.format.parse(t.File, p.out)
 	if err != nil {
 		return bad(err)

@@ -22,7 +22,7 @@ type jsonFormat struct{ jsonc bool }
 func (f jsonFormat) list() bool { return false }
 
 func (f jsonFormat) parse(file string, body []byte) (document, error) {
-	d := &jsonDoc{file: file, body: body, eol: eolOf(body)}
+	d := &jsonDoc{file: file, body: body, eol: eolOf(body), strict: !f.jsonc}
 	if !utf8.Valid(body) {
 		off := 0
 		for off < len(body) {
@@ -78,6 +78,7 @@ type jsonDoc struct {
 	unit   string // one level of indentation
 	blank  bool   // the file was empty
 	pretty bool   // the file is spread over lines
+	strict bool   // strict JSON: no comments or trailing commas
 	root   hujson.Value
 	m      any // the decoded document, for strict JSON
 }
