@@ -191,21 +191,19 @@ func (t *Target) Add(s Server, o Options) (*Change, error) {
 		return nil, err
 	}
 	return t.edit(o, s.Name, func(d document, real string) (plan, error) {
-		es, err := d.entries(t.Container)
+		x, err := lookup(d, t.Container, s.Name)
 		if err != nil {
 			return plan{}, err
 		}
 		e := t.Client.shape(s)
 		p := plan{action: "added", entry: plain(e), command: s.Command}
-		for _, x := range es {
-			if x.name == s.Name {
-				if serverOf(x.name, x.value).same(s) {
-					return plan{action: "unchanged"}, nil
-				}
-				p.action = "replaced"
-				if !o.Force {
-					p.action = "conflict"
-				}
+		if x != nil {
+			if serverOf(x.name, x.value).same(s) {
+				return plan{action: "unchanged"}, nil
+			}
+			p.action = "replaced"
+			if !o.Force {
+				p.action = "conflict"
 			}
 		}
 		p.out, p.created, err = d.set(t.Container, s.Name, e)

@@ -106,7 +106,7 @@ func (d *jsonDoc) member(obj *hujson.Object, key string) (*hujson.ObjectMember, 
 	found := -1
 	for i := range obj.Members {
 		m := &obj.Members[i]
-		if lit, ok := m.Name.Value.(hujson.Literal); ok && lit.String() == key {
+		if lit, ok := m.Name.Value.(hujson.Literal); ok && litString(lit) == key {
 			if found >= 0 {
 				l1, _ := lineCol(d.body, obj.Members[found].Name.StartOffset)
 				return nil, -1, d.errAt(m.Name.StartOffset, fmt.Sprintf("key %q appears twice (also on line %d)", key, l1))
@@ -184,7 +184,7 @@ func (d *jsonDoc) entries(container []string) ([]entry, error) {
 	seen := make(map[string]int, len(obj.Members))
 	for i := range obj.Members {
 		m := &obj.Members[i]
-		name := m.Name.Value.(hujson.Literal).String()
+		name := litString(m.Name.Value.(hujson.Literal))
 		if j, dup := seen[name]; dup {
 			l1, _ := lineCol(d.body, obj.Members[j].Name.StartOffset)
 			return nil, d.errAt(m.Name.StartOffset, fmt.Sprintf("server %q appears twice (also on line %d)", name, l1))
@@ -201,4 +201,55 @@ func (d *jsonDoc) entries(container []string) ([]entry, error) {
 		out = append(out, entry{name: name, value: mv})
 	}
 	return out, nil
+}
+
+// entry returns the entry name under the container path, or nil if there
+// is none. It refuses what entries refuses (a duplicate name, an entry
+// that is not an object) but decodes only the entry asked for, so a
+// number too large for a float64 inside another entry (possible in JSONC
+// only: strict JSON with one is refused when parsed) is not refused.
+func (d *jsonDoc) entry(container []string, name string) (*entry, error) {
+	v, n, err := d.walk(container)
+	if err != nil || n < len(container) {
+		return nil, err
+	}
+	obj := v.Value.(*hujson.Object)
+	var found *entry
+	seen := make(map[string]int, len(obj.Members))
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		key := litString(m.Name.Value.(hujson.Literal))
+		if j, dup := seen[key]; dup {
+			l1, _ := lineCol(d.body, obj.Members[j].Name.StartOffset)
+			return nil, d.errAt(m.Name.StartOffset, fmt.Sprintf("server %q appears twice (also on line %d)", key, l1))
+		}
+		seen[key] = i
+		if m.Value.Value.Kind() != '{' {
+			if _, err := d.plainValue(&m.Value); err != nil {
+				return nil, err // as entries reports it
+			}
+			return nil, d.errAt(m.Value.StartOffset, fmt.Sprintf("server %q is %s, not an object", key, kindName(m.Value.Value)))
+		}
+		if key == name {
+			val, err := d.plainValue(&m.Value)
+			if err != nil {
+				return nil, err
+			}
+			mv, ok := val.(map[string]any)
+			if !ok {
+				return nil, d.errAt(m.Value.StartOffset, fmt.Sprintf("server %q is %s, not an object", key, kindName(m.Value.Value)))
+			}
+			found = &entry{name: key, value: mv}
+		}
+	}
+	return found, nil
+}
+
+// litString returns the string a JSON string literal holds. Most names
+// have no escapes, and need no decoding.
+func litString(lit hujson.Literal) string {
+	if len(lit) >= 2 && bytes.IndexByte(lit, '\\') < 0 {
+		return string(lit[1 : len(lit)-1])
+	}
+	return lit.String()
 }

@@ -44,7 +44,7 @@ func (d *jsonDoc) verifySet(out []byte, container []string, name string, want an
 		}
 		i, n := -1, 0
 		for k := range obj.Members {
-			if lit, ok := obj.Members[k].Name.Value.(hujson.Literal); ok && lit.String() == path[depth] {
+			if lit, ok := obj.Members[k].Name.Value.(hujson.Literal); ok && litString(lit) == path[depth] {
 				i, n = k, n+1
 			}
 		}
@@ -131,7 +131,7 @@ func (d *jsonDoc) verifySet(out []byte, container []string, name string, want an
 		return errors.New("the new text does not start with a comma")
 	}
 	m := wobj.Members[len(wobj.Members)-1]
-	if lit, ok := m.Name.Value.(hujson.Literal); !ok || lit.String() != path[depth] {
+	if lit, ok := m.Name.Value.(hujson.Literal); !ok || litString(lit) != path[depth] {
 		return fmt.Errorf("the new member is not named %q", path[depth])
 	}
 	// Only whitespace may follow the new value in the text: a comma or

@@ -1,6 +1,8 @@
 package installer
 
 import (
+	"encoding/json"
+	"errors"
 	"testing"
 )
 
@@ -83,6 +85,49 @@ func FuzzJSONVerify(f *testing.F) {
 		}
 		if !sameModel(got, wantModel) {
 			t.Fatalf("verifySet accepted other data:\n%q\n%q", in, mut)
+		}
+	})
+}
+
+// FuzzJSONEntry checks that jsonDoc.entry finds what entries finds, and
+// refuses what it refuses.
+func FuzzJSONEntry(f *testing.F) {
+	for _, in := range jsonInputs {
+		f.Add(in, "existing", false)
+	}
+	for _, in := range jsoncInputs {
+		f.Add(in, "existing", true)
+	}
+	f.Add("{\"mcpServers\": {\"a\": {}, \"a\": {}}}", "b", false)
+	f.Add("{\"mcpServers\": {\"a\": {}, \"b\": 1}}", "a", false)
+	f.Add("{\"mcpServers\": {\"\\u0061\": {\"x\": 1}, \"a\": {}}}", "a", false)
+	f.Add("{\"mcpServers\": {\"a\\\"b\": {\"x\": [1]}}}", "a\"b", true)
+	f.Add("{\"mcpServers\": []}", "a", true)
+	f.Add("{\"mcpServers\": {\"a\": 1e400}}", "b", true)
+	f.Add("{\"mcpServers\": {\"a\": {\"x\": 1e400}}}", "b", true)
+	f.Fuzz(func(t *testing.T, in, name string, comments bool) {
+		d, err := jsonFormat{jsonc: comments}.parse("f", []byte(in))
+		if err != nil {
+			return
+		}
+		container := []string{"mcpServers"}
+		es, err1 := d.entries(container)
+		e, err2 := d.(*jsonDoc).entry(container, name)
+		var te *json.UnmarshalTypeError
+		if errors.As(err1, &te) && err2 == nil {
+			return // a number out of range in another entry: not decoded
+		}
+		if (err1 == nil) != (err2 == nil) || err1 != nil && err1.Error() != err2.Error() {
+			t.Fatalf("entries: %v, entry: %v\n%q", err1, err2, in)
+		}
+		var want *entry
+		for i := range es {
+			if es[i].name == name {
+				want = &es[i]
+			}
+		}
+		if (want == nil) != (e == nil) || want != nil && (want.name != e.name || !sameModel(want.value, e.value)) {
+			t.Fatalf("entries found %v, entry %v\n%q", want, e, in)
 		}
 	})
 }
