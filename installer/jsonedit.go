@@ -38,20 +38,36 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 		d.body = []byte("{}" + d.eol)
 		d.blank = true
 	}
+	var v hujson.Value
+	var err error
+	parsed := false
 	if !f.jsonc && !d.blank {
-		if err := json.Unmarshal(body, &d.m); err != nil {
-			var se *json.SyntaxError
-			if errors.As(err, &se) {
-				off := int(se.Offset) // just after the offending byte
-				if off < len(body) || !strings.Contains(se.Error(), "unexpected end") {
-					off--
+		// Strict JSON. One hujson parse suffices when its tree is JSON
+		// that encoding/json decodes; otherwise json.Unmarshal says what
+		// is wrong, as before. (Deep nesting is left to json.Unmarshal,
+		// which refuses it, rather than to hujson's recursion.)
+		if nesting(body) <= maxNesting {
+			v, err = hujson.Parse(body)
+			parsed = err == nil && decodable(&v)
+		}
+		if !parsed {
+			var m any
+			if err := json.Unmarshal(body, &m); err != nil {
+				var se *json.SyntaxError
+				if errors.As(err, &se) {
+					off := int(se.Offset) // just after the offending byte
+					if off < len(body) || !strings.Contains(se.Error(), "unexpected end") {
+						off--
+					}
+					return nil, d.errAt(off, "invalid JSON: "+se.Error())
 				}
-				return nil, d.errAt(off, "invalid JSON: "+se.Error())
+				return nil, &FileError{File: file, Msg: "invalid JSON: " + err.Error()}
 			}
-			return nil, &FileError{File: file, Msg: "invalid JSON: " + err.Error()}
 		}
 	}
-	v, err := hujson.Parse(d.body)
+	if !parsed {
+		v, err = hujson.Parse(d.body)
+	}
 	if err != nil {
 		fe := &FileError{File: file, Msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "hujson: ")}
 		if n, _ := fmt.Sscanf(err.Error(), "hujson: line %d, column %d:", &fe.Line, &fe.Col); n == 2 {
@@ -80,7 +96,6 @@ type jsonDoc struct {
 	pretty bool   // the file is spread over lines
 	strict bool   // strict JSON: no comments or trailing commas
 	root   hujson.Value
-	m      any // the decoded document, for strict JSON
 }
 
 func (d *jsonDoc) errAt(off int, msg string) error {
@@ -91,7 +106,13 @@ func (d *jsonDoc) errAt(off int, msg string) error {
 // indentUnit guesses one level of indentation from the first indented
 // member name in b.
 func indentUnit(b []byte) string {
-	for _, line := range bytes.Split(b, []byte("\n")) {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
 		t := bytes.TrimLeft(line, " \t")
 		if len(t) < len(line) && len(t) > 0 && t[0] == '"' {
 			return string(line[:len(line)-len(t)])
@@ -168,9 +189,6 @@ func (d *jsonDoc) plainValue(v *hujson.Value) (any, error) {
 }
 
 func (d *jsonDoc) model() (any, error) {
-	if d.m != nil {
-		return d.m, nil
-	}
 	return d.plainValue(&d.root)
 }
 
