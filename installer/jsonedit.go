@@ -47,7 +47,7 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 		// is wrong, as before. (Deep nesting is left to json.Unmarshal,
 		// which refuses it, rather than to hujson's recursion.)
 		if nesting(body) <= maxNesting {
-			v, err = hujson.Parse(body)
+			v, err = parseHuJSON(body)
 			parsed = err == nil && decodable(&v)
 		}
 		if !parsed {
@@ -66,7 +66,7 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 		}
 	}
 	if !parsed {
-		v, err = hujson.Parse(d.body)
+		v, err = parseHuJSON(d.body)
 	}
 	if err != nil {
 		fe := &FileError{File: file, Msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "hujson: ")}

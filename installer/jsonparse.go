@@ -1,0 +1,215 @@
+package installer
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/tailscale/hujson"
+)
+
+// parseHuJSON returns what hujson.Parse(b) returns, faster.
+//
+// It builds the same tree as hujson.Parse, following its parser (parse.go
+// of github.com/tailscale/hujson, Copyright (c) 2019 Tailscale Inc., BSD
+// license), but checks each string as it scans it instead of handing it
+// to json.Valid afterwards, which was half the time of parsing a 1 MiB
+// config. On any error it runs hujson.Parse for the error, so messages
+// are hujson's. FuzzParseHuJSON checks the trees are the same.
+func parseHuJSON(b []byte) (hujson.Value, error) {
+	v, n, ok := hjValue(0, b)
+	if ok == hjOK && n == len(b) {
+		return v, nil
+	}
+	return hujson.Parse(b)
+}
+
+type hjStatus int
+
+const (
+	hjOK       hjStatus = iota
+	hjFail              // not HuJSON
+	hjObjClose          // '}' where a value should start
+	hjArrClose          // ']' where a value should start
+)
+
+// hjValue parses the next value with the whitespace and comments around it.
+func hjValue(n int, b []byte) (v hujson.Value, _ int, st hjStatus) {
+	n0 := n
+	if n, st = hjExtra(n, b); st != hjOK {
+		return v, n, st
+	}
+	if n > n0 {
+		v.BeforeExtra = b[n0:n:n]
+	}
+	v.StartOffset = n
+	if v.Value, n, st = hjTrimmed(n, b); st != hjOK {
+		return v, n, st
+	}
+	v.EndOffset = n
+	if n, st = hjExtra(n, b); st != hjOK {
+		return v, n, st
+	}
+	if n > v.EndOffset {
+		v.AfterExtra = b[v.EndOffset:n:n]
+	}
+	return v, n, hjOK
+}
+
+// hjTrimmed parses the next value, which starts at b[n].
+func hjTrimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus) {
+	if n == len(b) {
+		return nil, n, hjFail
+	}
+	switch b[n] {
+	case '{':
+		n++
+		var obj hujson.Object
+		for {
+			vk, n2, st := hjValue(n, b)
+			if st != hjOK {
+				if st == hjObjClose && vk.Value == nil {
+					if k := len(obj.Members); k > 0 && obj.Members[k-1].Value.AfterExtra == nil {
+						obj.Members[k-1].Value.AfterExtra = []byte{} // a trailing comma
+					}
+					obj.AfterExtra = vk.BeforeExtra
+					return &obj, n2 + 1, hjOK
+				}
+				return nil, n2, hjFail
+			}
+			n = n2
+			if vk.Value.Kind() != '"' || n == len(b) || b[n] != ':' {
+				return nil, n, hjFail
+			}
+			vv, n2, st := hjValue(n+1, b)
+			if st != hjOK {
+				return nil, n2, hjFail
+			}
+			n = n2
+			obj.Members = append(obj.Members, hujson.ObjectMember{Name: vk, Value: vv})
+			switch {
+			case n == len(b):
+				return nil, n, hjFail
+			case b[n] == ',':
+				n++
+			case b[n] == '}':
+				last := &obj.Members[len(obj.Members)-1].Value
+				obj.AfterExtra, last.AfterExtra = last.AfterExtra, nil
+				return &obj, n + 1, hjOK
+			default:
+				return nil, n, hjFail
+			}
+		}
+	case '}':
+		return nil, n, hjObjClose
+	case '[':
+		n++
+		var arr hujson.Array
+		for {
+			v, n2, st := hjValue(n, b)
+			if st != hjOK {
+				if st == hjArrClose && v.Value == nil {
+					if k := len(arr.Elements); k > 0 && arr.Elements[k-1].AfterExtra == nil {
+						arr.Elements[k-1].AfterExtra = []byte{}
+					}
+					arr.AfterExtra = v.BeforeExtra
+					return &arr, n2 + 1, hjOK
+				}
+				return nil, n2, hjFail
+			}
+			n = n2
+			arr.Elements = append(arr.Elements, v)
+			switch {
+			case n == len(b):
+				return nil, n, hjFail
+			case b[n] == ',':
+				n++
+			case b[n] == ']':
+				last := &arr.Elements[len(arr.Elements)-1]
+				arr.AfterExtra, last.AfterExtra = last.AfterExtra, nil
+				return &arr, n + 1, hjOK
+			default:
+				return nil, n, hjFail
+			}
+		}
+	case ']':
+		return nil, n, hjArrClose
+	case '"':
+		// A JSON string: no control characters, only JSON's escapes.
+		// hujson ends it at the first quote not after a backslash, then
+		// asks json.Valid; with valid escapes that is the same quote.
+		n0 := n
+		for n++; n < len(b); {
+			switch c := b[n]; {
+			case c == '"':
+				return hujson.Literal(b[n0 : n+1 : n+1]), n + 1, hjOK
+			case c < 0x20:
+				return nil, n, hjFail
+			case c != '\\':
+				n++
+			case n+1 == len(b):
+				return nil, n, hjFail
+			default:
+				switch b[n+1] {
+				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+					n += 2
+				case 'u':
+					if n+6 > len(b) || !isHex(b[n+2]) || !isHex(b[n+3]) || !isHex(b[n+4]) || !isHex(b[n+5]) {
+						return nil, n, hjFail
+					}
+					n += 6
+				default:
+					return nil, n, hjFail
+				}
+			}
+		}
+		return nil, n, hjFail
+	default:
+		// null, booleans and numbers: short, so json.Valid as hujson does.
+		n0 := n
+		for n < len(b) && (b[n] == '-' || b[n] == '+' || b[n] == '.' ||
+			('a' <= b[n] && b[n] <= 'z') || ('A' <= b[n] && b[n] <= 'Z') || ('0' <= b[n] && b[n] <= '9')) {
+			n++
+		}
+		lit := hujson.Literal(b[n0:n:n])
+		if len(lit) == 0 || !lit.IsValid() {
+			return nil, n0, hjFail
+		}
+		return lit, n, hjOK
+	}
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// hjExtra skips whitespace and comments from b[n].
+func hjExtra(n int, b []byte) (int, hjStatus) {
+	for n < len(b) {
+		switch b[n] {
+		case ' ', '\t', '\r', '\n':
+			n++
+		case '/':
+			var end []byte
+			switch {
+			case bytes.HasPrefix(b[n:], []byte("//")):
+				end = []byte("\n")
+			case bytes.HasPrefix(b[n:], []byte("/*")):
+				end = []byte("*/")
+			default:
+				return n, hjOK
+			}
+			i := bytes.Index(b[n+2:], end)
+			if i < 0 {
+				return n, hjFail
+			}
+			c := 2 + i + len(end)
+			if !utf8.Valid(b[n : n+c]) {
+				return n, hjFail
+			}
+			n += c
+		default:
+			return n, hjOK
+		}
+	}
+	return n, hjOK
+}
