@@ -80,7 +80,10 @@ func (t *Target) edit(o Options, name string, f func(d document, real string) (p
 	if err := t.verify(doc, p, name); err != nil {
 		return nil, err
 	}
-	newData := append(bytes.Clone(lead), p.out...)
+	newData := p.out
+	if len(lead) > 0 {
+		newData = append(bytes.Clone(lead), p.out...)
+	}
 	ch.Diff = unifiedDiff(t.File, data, newData)
 	if p.action == "conflict" {
 		return nil, &ConflictError{File: t.File, Name: name, Diff: ch.Diff}
