@@ -16,11 +16,20 @@ import (
 // config. On any error it runs hujson.Parse for the error, so messages
 // are hujson's. FuzzParseHuJSON checks the trees are the same.
 func parseHuJSON(b []byte) (hujson.Value, error) {
-	v, n, ok := hjValue(0, b)
+	var p hjParser
+	v, n, ok := p.value(0, b)
 	if ok == hjOK && n == len(b) {
 		return v, nil
 	}
 	return hujson.Parse(b)
+}
+
+// An hjParser collects the members and elements of the objects and arrays
+// being parsed on stacks, and gives each its own slice of the right size
+// when it closes, rather than growing one per object.
+type hjParser struct {
+	members []hujson.ObjectMember
+	elems   []hujson.Value
 }
 
 type hjStatus int
@@ -33,7 +42,7 @@ const (
 )
 
 // hjValue parses the next value with the whitespace and comments around it.
-func hjValue(n int, b []byte) (v hujson.Value, _ int, st hjStatus) {
+func (p *hjParser) value(n int, b []byte) (v hujson.Value, _ int, st hjStatus) {
 	n0 := n
 	if n, st = hjExtra(n, b); st != hjOK {
 		return v, n, st
@@ -42,7 +51,7 @@ func hjValue(n int, b []byte) (v hujson.Value, _ int, st hjStatus) {
 		v.BeforeExtra = b[n0:n:n]
 	}
 	v.StartOffset = n
-	if v.Value, n, st = hjTrimmed(n, b); st != hjOK {
+	if v.Value, n, st = p.trimmed(n, b); st != hjOK {
 		return v, n, st
 	}
 	v.EndOffset = n
@@ -56,23 +65,31 @@ func hjValue(n int, b []byte) (v hujson.Value, _ int, st hjStatus) {
 }
 
 // hjTrimmed parses the next value, which starts at b[n].
-func hjTrimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus) {
+func (p *hjParser) trimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus) {
 	if n == len(b) {
 		return nil, n, hjFail
 	}
 	switch b[n] {
 	case '{':
 		n++
+		base := len(p.members)
+		defer func() { p.members = p.members[:base] }()
 		var obj hujson.Object
+		done := func() *hujson.Object {
+			if len(p.members) > base {
+				obj.Members = append([]hujson.ObjectMember(nil), p.members[base:]...)
+			}
+			return &obj
+		}
 		for {
-			vk, n2, st := hjValue(n, b)
+			vk, n2, st := p.value(n, b)
 			if st != hjOK {
 				if st == hjObjClose && vk.Value == nil {
-					if k := len(obj.Members); k > 0 && obj.Members[k-1].Value.AfterExtra == nil {
-						obj.Members[k-1].Value.AfterExtra = []byte{} // a trailing comma
+					if k := len(p.members); k > base && p.members[k-1].Value.AfterExtra == nil {
+						p.members[k-1].Value.AfterExtra = []byte{} // a trailing comma
 					}
 					obj.AfterExtra = vk.BeforeExtra
-					return &obj, n2 + 1, hjOK
+					return done(), n2 + 1, hjOK
 				}
 				return nil, n2, hjFail
 			}
@@ -80,21 +97,21 @@ func hjTrimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus) {
 			if vk.Value.Kind() != '"' || n == len(b) || b[n] != ':' {
 				return nil, n, hjFail
 			}
-			vv, n2, st := hjValue(n+1, b)
+			vv, n2, st := p.value(n+1, b)
 			if st != hjOK {
 				return nil, n2, hjFail
 			}
 			n = n2
-			obj.Members = append(obj.Members, hujson.ObjectMember{Name: vk, Value: vv})
+			p.members = append(p.members, hujson.ObjectMember{Name: vk, Value: vv})
 			switch {
 			case n == len(b):
 				return nil, n, hjFail
 			case b[n] == ',':
 				n++
 			case b[n] == '}':
-				last := &obj.Members[len(obj.Members)-1].Value
+				last := &p.members[len(p.members)-1].Value
 				obj.AfterExtra, last.AfterExtra = last.AfterExtra, nil
-				return &obj, n + 1, hjOK
+				return done(), n + 1, hjOK
 			default:
 				return nil, n, hjFail
 			}
@@ -103,30 +120,38 @@ func hjTrimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus) {
 		return nil, n, hjObjClose
 	case '[':
 		n++
+		base := len(p.elems)
+		defer func() { p.elems = p.elems[:base] }()
 		var arr hujson.Array
+		done := func() *hujson.Array {
+			if len(p.elems) > base {
+				arr.Elements = append([]hujson.Value(nil), p.elems[base:]...)
+			}
+			return &arr
+		}
 		for {
-			v, n2, st := hjValue(n, b)
+			v, n2, st := p.value(n, b)
 			if st != hjOK {
 				if st == hjArrClose && v.Value == nil {
-					if k := len(arr.Elements); k > 0 && arr.Elements[k-1].AfterExtra == nil {
-						arr.Elements[k-1].AfterExtra = []byte{}
+					if k := len(p.elems); k > base && p.elems[k-1].AfterExtra == nil {
+						p.elems[k-1].AfterExtra = []byte{}
 					}
 					arr.AfterExtra = v.BeforeExtra
-					return &arr, n2 + 1, hjOK
+					return done(), n2 + 1, hjOK
 				}
 				return nil, n2, hjFail
 			}
 			n = n2
-			arr.Elements = append(arr.Elements, v)
+			p.elems = append(p.elems, v)
 			switch {
 			case n == len(b):
 				return nil, n, hjFail
 			case b[n] == ',':
 				n++
 			case b[n] == ']':
-				last := &arr.Elements[len(arr.Elements)-1]
+				last := &p.elems[len(p.elems)-1]
 				arr.AfterExtra, last.AfterExtra = last.AfterExtra, nil
-				return &arr, n + 1, hjOK
+				return done(), n + 1, hjOK
 			default:
 				return nil, n, hjFail
 			}

@@ -29,7 +29,8 @@ func FuzzParseHuJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		b := []byte(in)
 		want, werr := hujson.Parse(b)
-		got, n, st := hjValue(0, b)
+		var p hjParser
+		got, n, st := p.value(0, b)
 		ok := st == hjOK && n == len(b)
 		if ok != (werr == nil) {
 			t.Fatalf("hjValue ok=%v (status %d, %d of %d bytes); hujson.Parse: %v\n%q", ok, st, n, len(b), werr, in)
