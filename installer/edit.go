@@ -219,21 +219,19 @@ func (t *Target) Add(s Server, o Options) (*Change, error) {
 // empty, it is deleted too, so the file is as it was before.
 func (t *Target) Remove(name string, o Options) (*Change, error) {
 	return t.edit(o, name, func(d document, real string) (plan, error) {
-		es, err := d.entries(t.Container)
+		x, err := lookup(d, t.Container, name)
 		if err != nil {
 			return plan{}, err
 		}
-		for _, x := range es {
-			if x.name == name {
-				p := plan{action: "removed"}
-				if r, ok := lastRecord(o.StateDir, real, t.Container, name); ok && r.Action == "add" {
-					p.drop = r.Created
-				}
-				p.out, err = d.remove(t.Container, name, p.drop)
-				return p, err
-			}
+		if x == nil {
+			return plan{action: "absent"}, nil
 		}
-		return plan{action: "absent"}, nil
+		p := plan{action: "removed"}
+		if r, ok := lastRecord(o.StateDir, real, t.Container, name); ok && r.Action == "add" {
+			p.drop = r.Created
+		}
+		p.out, err = d.remove(t.Container, name, p.drop)
+		return p, err
 	})
 }
 

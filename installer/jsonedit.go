@@ -189,6 +189,11 @@ func (d *jsonDoc) plainValue(v *hujson.Value) (any, error) {
 }
 
 func (d *jsonDoc) model() (any, error) {
+	if d.strict {
+		var m any // strict JSON needs no Standardize
+		err := json.Unmarshal(d.body, &m)
+		return m, err
+	}
 	return d.plainValue(&d.root)
 }
 
