@@ -2,6 +2,7 @@ package installer
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
@@ -26,7 +27,8 @@ func parseHuJSON(b []byte) (hujson.Value, error) {
 
 // An hjParser collects the members and elements of the objects and arrays
 // being parsed on stacks, and gives each its own slice of the right size
-// when it closes, rather than growing one per object.
+// when it closes, rather than growing one per object. (After a failure
+// the stacks hold leftovers; the parse is then abandoned.)
 type hjParser struct {
 	members []hujson.ObjectMember
 	elems   []hujson.Value
@@ -73,11 +75,11 @@ func (p *hjParser) trimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus)
 	case '{':
 		n++
 		base := len(p.members)
-		defer func() { p.members = p.members[:base] }()
 		var obj hujson.Object
 		done := func() *hujson.Object {
 			if len(p.members) > base {
 				obj.Members = append([]hujson.ObjectMember(nil), p.members[base:]...)
+				p.members = p.members[:base]
 			}
 			return &obj
 		}
@@ -121,11 +123,11 @@ func (p *hjParser) trimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus)
 	case '[':
 		n++
 		base := len(p.elems)
-		defer func() { p.elems = p.elems[:base] }()
 		var arr hujson.Array
 		done := func() *hujson.Array {
 			if len(p.elems) > base {
 				arr.Elements = append([]hujson.Value(nil), p.elems[base:]...)
+				p.elems = p.elems[:base]
 			}
 			return &arr
 		}
@@ -164,6 +166,14 @@ func (p *hjParser) trimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus)
 		// asks json.Valid; with valid escapes that is the same quote.
 		n0 := n
 		for n++; n < len(b); {
+			// Skip 8 bytes at a time while none of them is a quote, a
+			// backslash or a control character.
+			for n+8 <= len(b) && plain8(binary.LittleEndian.Uint64(b[n:])) {
+				n += 8
+			}
+			if n == len(b) {
+				break
+			}
 			switch c := b[n]; {
 			case c == '"':
 				return hujson.Literal(b[n0 : n+1 : n+1]), n + 1, hjOK
@@ -201,6 +211,14 @@ func (p *hjParser) trimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus)
 		}
 		return lit, n, hjOK
 	}
+}
+
+// plain8 reports whether none of the 8 bytes in x is '"', '\\' or below
+// 0x20. (It may say false when one is not; never true when one is.)
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := func(x uint64, c uint64) uint64 { return (x - ones*c) & ^x & highs }
+	return below(x, 0x20)|below(x^(ones*'"'), 1)|below(x^(ones*'\\'), 1) == 0
 }
 
 func isHex(c byte) bool {

@@ -1,6 +1,7 @@
 package installer
 
 import (
+	"encoding/binary"
 	"reflect"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func FuzzParseHuJSON(f *testing.F) {
 		``, ` `, `{}`, `[]`, `{,}`, `[,]`, `{"a":1,}`, `[1,]`, `{"a":1 , }`, `[1 /*x*/ , ]`, `{"a" /*x*/ : /*y*/ 1 /*z*/}`,
 		"// c\n{}// d\n", `/* c */ {} /* d`, "{} //", `"\u00e9\n\"\\\/\b\f\r\t"`, `"\u00g0"`, `"\x"`, "\"a\tb\"",
 		`"abc`, `"\"`, `"\\"`, `-0.5e+10`, `01`, `1.`, `tru`, `nul`, `{"a":}`, `{"a"}`, `{1:2}`, `[}`, `{]`, `}`, `]`,
-		"\"\x7f\xff\"", `{"a":[{"b":[]}, {}, [[]]]}`, `[1 2]`, `{"a":1 "b":2}`, `{} x`, "/**/", "/*/", "{}\n// end",
+		"\"\x7f\xff\"", "\"0123456789abcdef\\u00e9ghijklmn\\\"opqrstuvw\"", "\"0123456789abcdef\x01\"", `{"a":[{"b":[]}, {}, [[]]]}`, `[1 2]`, `{"a":1 "b":2}`, `{} x`, "/**/", "/*/", "{}\n// end",
 		strings.Repeat("[", 50) + strings.Repeat("]", 50),
 	} {
 		f.Add(in)
@@ -42,4 +43,28 @@ func FuzzParseHuJSON(f *testing.F) {
 			t.Fatalf("parseHuJSON: %v; hujson.Parse: %v\n%q", err, werr, in)
 		}
 	})
+}
+
+// TestPlain8 checks plain8 against a byte loop: every byte value at
+// every position, among plain bytes and among other special ones.
+func TestPlain8(t *testing.T) {
+	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
+	for _, fill := range []byte{'a', 0x20, 0x7f, 0x80, 0xff, '"', 0x1f, '\\' + 1, '"' + 1} {
+		for pos := range 8 {
+			for c := range 256 {
+				var w [8]byte
+				for i := range w {
+					w[i] = fill
+				}
+				w[pos] = byte(c)
+				want := true
+				for _, x := range w {
+					want = want && !special(x)
+				}
+				if got := plain8(binary.LittleEndian.Uint64(w[:])); got != want {
+					t.Fatalf("plain8(%q) = %v, want %v", w, got, want)
+				}
+			}
+		}
+	}
 }
