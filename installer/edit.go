@@ -65,7 +65,13 @@ func (t *Target) edit(o Options, name string, f func(d document, real string) (p
 	}
 	body := bytes.TrimPrefix(data, bom)
 	lead := data[:len(data)-len(body)]
-	doc, err := t.Client.format.parse(t.File, body)
+	fm := t.Client.format
+	if jf, ok := fm.(jsonFormat); ok {
+		// The edit needs the tree down to the servers, not inside them.
+		jf.keep = len(t.Container) + 1
+		fm = jf
+	}
+	doc, err := fm.parse(t.File, body)
 	if err != nil {
 		return nil, err
 	}

@@ -17,12 +17,17 @@ import (
 //
 // Both are parsed with hujson, which records the byte offsets of every
 // value; edits are splices at those offsets, so no other byte changes.
-type jsonFormat struct{ jsonc bool }
+type jsonFormat struct {
+	jsonc bool
+	// keep, if not 0, is how many levels of objects and arrays the
+	// parse tree holds (see parseTree); walk goes no deeper.
+	keep int
+}
 
 func (f jsonFormat) list() bool { return false }
 
 func (f jsonFormat) parse(file string, body []byte) (document, error) {
-	d := &jsonDoc{file: file, body: body, eol: eolOf(body), strict: !f.jsonc}
+	d := &jsonDoc{file: file, body: body, eol: eolOf(body), strict: !f.jsonc, keep: f.keep}
 	if !utf8.Valid(body) {
 		off := 0
 		for off < len(body) {
@@ -47,8 +52,9 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 		// is wrong, as before. (Deep nesting is left to json.Unmarshal,
 		// which refuses it, rather than to hujson's recursion.)
 		if nesting(body) <= maxNesting {
-			v, err = parseHuJSON(body)
-			parsed = err == nil && decodable(&v)
+			var sk hjSkipped
+			v, sk, err = parseTree(body, f.keep)
+			parsed = err == nil && decodable(&v) && !sk.lax && !sk.big
 		}
 		if !parsed {
 			var m any
@@ -66,7 +72,7 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 		}
 	}
 	if !parsed {
-		v, err = parseHuJSON(d.body)
+		v, _, err = parseTree(d.body, f.keep)
 	}
 	if err != nil {
 		fe := &FileError{File: file, Msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "hujson: ")}
@@ -95,6 +101,7 @@ type jsonDoc struct {
 	blank  bool   // the file was empty
 	pretty bool   // the file is spread over lines
 	strict bool   // strict JSON: no comments or trailing commas
+	keep   int    // levels of objects and arrays in root; 0: all
 	root   hujson.Value
 }
 
@@ -145,6 +152,10 @@ func (d *jsonDoc) member(obj *hujson.Object, key string) (*hujson.ObjectMember, 
 // how many keys of path it matched, and an error if a key holds something
 // other than an object.
 func (d *jsonDoc) walk(path []string) (*hujson.Value, int, error) {
+	if d.keep > 0 && len(path) >= d.keep {
+		// Deeper objects stand empty in the tree: never edit them.
+		return nil, 0, fmt.Errorf("%s: internal error: parsed %d levels deep, not enough for %q", d.file, d.keep, path)
+	}
 	cur := &d.root
 	for i, k := range path {
 		obj := cur.Value.(*hujson.Object)

@@ -3,6 +3,7 @@ package installer
 import (
 	"bytes"
 	"encoding/binary"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
@@ -17,12 +18,31 @@ import (
 // config. On any error it runs hujson.Parse for the error, so messages
 // are hujson's. FuzzParseHuJSON checks the trees are the same.
 func parseHuJSON(b []byte) (hujson.Value, error) {
-	var p hjParser
+	v, _, err := parseTree(b, 0)
+	return v, err
+}
+
+// parseTree is parseHuJSON that, with keep > 0, builds only the objects
+// and arrays inside at most keep others: one nested deeper is checked as
+// thoroughly but stands in the tree as an empty *hujson.Object or
+// *hujson.Array with its offsets. What the text left out had that strict
+// JSON and json.Unmarshal do not allow is reported in skipped. On an
+// error the tree is hujson.Parse's, whole.
+func parseTree(b []byte, keep int) (hujson.Value, hjSkipped, error) {
+	p := hjParser{keep: keep}
 	v, n, ok := p.value(0, b)
 	if ok == hjOK && n == len(b) {
-		return v, nil
+		return v, p.skipped, nil
 	}
-	return hujson.Parse(b)
+	v, err := hujson.Parse(b)
+	return v, hjSkipped{}, err
+}
+
+// hjSkipped says what the text of the values parseTree left out of the
+// tree had.
+type hjSkipped struct {
+	lax bool // comments or trailing commas
+	big bool // a number that does not fit a float64
 }
 
 // An hjParser collects the members and elements of the objects and arrays
@@ -32,6 +52,9 @@ func parseHuJSON(b []byte) (hujson.Value, error) {
 type hjParser struct {
 	members []hujson.ObjectMember
 	elems   []hujson.Value
+	keep    int // build only this many levels of objects and arrays; 0: all
+	depth   int // objects and arrays around the value being parsed
+	skipped hjSkipped
 }
 
 type hjStatus int
@@ -73,7 +96,15 @@ func (p *hjParser) trimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus)
 	}
 	switch b[n] {
 	case '{':
+		if p.keep > 0 && p.depth >= p.keep {
+			_, n, st := p.skipTrimmed(n, b)
+			if st != hjOK {
+				return nil, n, hjFail
+			}
+			return &hujson.Object{}, n, hjOK
+		}
 		n++
+		p.depth++
 		base := len(p.members)
 		var obj hujson.Object
 		done := func() *hujson.Object {
@@ -81,6 +112,7 @@ func (p *hjParser) trimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus)
 				obj.Members = append([]hujson.ObjectMember(nil), p.members[base:]...)
 				p.members = p.members[:base]
 			}
+			p.depth--
 			return &obj
 		}
 		for {
@@ -121,7 +153,15 @@ func (p *hjParser) trimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus)
 	case '}':
 		return nil, n, hjObjClose
 	case '[':
+		if p.keep > 0 && p.depth >= p.keep {
+			_, n, st := p.skipTrimmed(n, b)
+			if st != hjOK {
+				return nil, n, hjFail
+			}
+			return &hujson.Array{}, n, hjOK
+		}
 		n++
+		p.depth++
 		base := len(p.elems)
 		var arr hujson.Array
 		done := func() *hujson.Array {
@@ -129,6 +169,7 @@ func (p *hjParser) trimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus)
 				arr.Elements = append([]hujson.Value(nil), p.elems[base:]...)
 				p.elems = p.elems[:base]
 			}
+			p.depth--
 			return &arr
 		}
 		for {
@@ -161,43 +202,11 @@ func (p *hjParser) trimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus)
 	case ']':
 		return nil, n, hjArrClose
 	case '"':
-		// A JSON string: no control characters, only JSON's escapes.
-		// hujson ends it at the first quote not after a backslash, then
-		// asks json.Valid; with valid escapes that is the same quote.
-		n0 := n
-		for n++; n < len(b); {
-			// Skip 8 bytes at a time while none of them is a quote, a
-			// backslash or a control character.
-			for n+8 <= len(b) && plain8(binary.LittleEndian.Uint64(b[n:])) {
-				n += 8
-			}
-			if n == len(b) {
-				break
-			}
-			switch c := b[n]; {
-			case c == '"':
-				return hujson.Literal(b[n0 : n+1 : n+1]), n + 1, hjOK
-			case c < 0x20:
-				return nil, n, hjFail
-			case c != '\\':
-				n++
-			case n+1 == len(b):
-				return nil, n, hjFail
-			default:
-				switch b[n+1] {
-				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-					n += 2
-				case 'u':
-					if n+6 > len(b) || !isHex(b[n+2]) || !isHex(b[n+3]) || !isHex(b[n+4]) || !isHex(b[n+5]) {
-						return nil, n, hjFail
-					}
-					n += 6
-				default:
-					return nil, n, hjFail
-				}
-			}
+		end, ok := scanString(n, b)
+		if !ok {
+			return nil, end, hjFail
 		}
-		return nil, n, hjFail
+		return hujson.Literal(b[n:end:end]), end, hjOK
 	default:
 		// null, booleans and numbers: short, so json.Valid as hujson does.
 		n0 := n
@@ -210,6 +219,146 @@ func (p *hjParser) trimmed(n int, b []byte) (hujson.ValueTrimmed, int, hjStatus)
 			return nil, n0, hjFail
 		}
 		return lit, n, hjOK
+	}
+}
+
+// scanString returns the end of the JSON string that starts at b[n], a
+// quote: it may hold no control characters and only JSON's escapes.
+// hujson ends a string at the first quote not after a backslash, then
+// asks json.Valid; with valid escapes that is the same quote.
+func scanString(n int, b []byte) (int, bool) {
+	for n++; n < len(b); {
+		// Skip 8 bytes at a time while none of them is a quote, a
+		// backslash or a control character.
+		for n+8 <= len(b) && plain8(binary.LittleEndian.Uint64(b[n:])) {
+			n += 8
+		}
+		if n == len(b) {
+			break
+		}
+		switch c := b[n]; {
+		case c == '"':
+			return n + 1, true
+		case c < 0x20:
+			return n, false
+		case c != '\\':
+			n++
+		case n+1 == len(b):
+			return n, false
+		default:
+			switch b[n+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				n += 2
+			case 'u':
+				if n+6 > len(b) || !isHex(b[n+2]) || !isHex(b[n+3]) || !isHex(b[n+4]) || !isHex(b[n+5]) {
+					return n, false
+				}
+				n += 6
+			default:
+				return n, false
+			}
+		}
+	}
+	return n, false
+}
+
+// skipValue checks the next value with the whitespace and comments
+// around it, as value would parse it, but builds nothing. It returns the
+// value's kind ('{', '[', '"', 'n', 't', 'f', '0'), 0 for none.
+func (p *hjParser) skipValue(n int, b []byte) (byte, int, hjStatus) {
+	n, st := p.skipExtra(n, b)
+	if st != hjOK {
+		return 0, n, st
+	}
+	k, n, st := p.skipTrimmed(n, b)
+	if st != hjOK {
+		return 0, n, st
+	}
+	n, st = p.skipExtra(n, b)
+	return k, n, st
+}
+
+func (p *hjParser) skipExtra(n int, b []byte) (int, hjStatus) {
+	n2, st := hjExtra(n, b)
+	if st == hjOK && !isSpace(b[n:n2]) {
+		p.skipped.lax = true // a comment
+	}
+	return n2, st
+}
+
+// skipTrimmed is trimmed building nothing.
+func (p *hjParser) skipTrimmed(n int, b []byte) (byte, int, hjStatus) {
+	if n == len(b) {
+		return 0, n, hjFail
+	}
+	switch c := b[n]; c {
+	case '{', '[':
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		n++
+		count := 0
+		for {
+			k, n2, st := p.skipValue(n, b)
+			if st != hjOK {
+				if c == '{' && st == hjObjClose || c == '[' && st == hjArrClose {
+					if count > 0 {
+						p.skipped.lax = true // a trailing comma
+					}
+					return c, n2 + 1, hjOK
+				}
+				return 0, n2, hjFail
+			}
+			n = n2
+			if c == '{' {
+				if k != '"' || n == len(b) || b[n] != ':' {
+					return 0, n, hjFail
+				}
+				if _, n2, st = p.skipValue(n+1, b); st != hjOK {
+					return 0, n2, hjFail
+				}
+				n = n2
+			}
+			count++
+			switch {
+			case n == len(b):
+				return 0, n, hjFail
+			case b[n] == ',':
+				n++
+			case b[n] == end:
+				return c, n + 1, hjOK
+			default:
+				return 0, n, hjFail
+			}
+		}
+	case '}':
+		return 0, n, hjObjClose
+	case ']':
+		return 0, n, hjArrClose
+	case '"':
+		end, ok := scanString(n, b)
+		if !ok {
+			return 0, end, hjFail
+		}
+		return '"', end, hjOK
+	default:
+		n0 := n
+		for n < len(b) && (b[n] == '-' || b[n] == '+' || b[n] == '.' ||
+			('a' <= b[n] && b[n] <= 'z') || ('A' <= b[n] && b[n] <= 'Z') || ('0' <= b[n] && b[n] <= '9')) {
+			n++
+		}
+		lit := hujson.Literal(b[n0:n:n])
+		if len(lit) == 0 || !lit.IsValid() {
+			return 0, n0, hjFail
+		}
+		k := byte(lit.Kind())
+		if k == '0' {
+			if _, err := strconv.ParseFloat(string(lit), 64); err != nil {
+				p.skipped.big = true
+			}
+		}
+		return k, n, hjOK
 	}
 }
 

@@ -68,3 +68,67 @@ func TestPlain8(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseTree checks parseTree with keep levels against hujson.Parse:
+// accepted exactly when hujson accepts; the tree is hujson's with the
+// objects and arrays deeper than keep left empty; and what it says was
+// skipped makes the strict-JSON check come out as on the whole tree.
+func FuzzParseTree(f *testing.F) {
+	for _, in := range jsonInputs {
+		f.Add(in, uint8(2))
+	}
+	for _, in := range jsoncInputs {
+		f.Add(in, uint8(2))
+	}
+	for _, in := range []string{
+		`{"a":{"b":{"c":[1,2,{"d":1e400}]}}}`, `{"a":{"b":{"c":[1,2,]}}}`, `{"a":{"b":{"c":{/**/}}}}`, `{"a":{"b":[{"x":1,},]}}`,
+		`{"a":{"b":{"c":"\u00e9"}, "d": []}}`, "{\"a\":{\"b\":{\"c\":1 // x\n}}}", `{"a":{"b":{"c":{"d"}}}}`, `{"a":{"b":{"c":[}}}}`,
+		`{"a":{"b":{"c":{"d":1,,}}}}`, `{"a":{"b":{"c":{1:2}}}}`, `{"a":{"b":{"c":[1 2]}}}`, `{"a":{"b":{"c":-}}}`,
+	} {
+		f.Add(in, uint8(1))
+		f.Add(in, uint8(2))
+		f.Add(in, uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, in string, keep uint8) {
+		k := int(keep%5) + 1
+		b := []byte(in)
+		want, werr := hujson.Parse(b)
+		got, sk, err := parseTree(b, k)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("parseTree: %v; hujson.Parse: %v\n%q", err, werr, in)
+		}
+		if err != nil {
+			return
+		}
+		full, _ := hujson.Parse(b) // not Clone, which drops trailing commas
+		truncate(&want, k, 0)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("trees differ at keep %d\n got: %#v\nwant: %#v\n%q", k, got, want, in)
+		}
+		if d := decodable(&got) && !sk.lax && !sk.big; d != decodable(&full) {
+			t.Fatalf("decodable: %v with %+v skipped, %v whole\n%q", decodable(&got), sk, decodable(&full), in)
+		}
+	})
+}
+
+// truncate empties the objects and arrays inside keep others.
+func truncate(v *hujson.Value, keep, depth int) {
+	switch x := v.Value.(type) {
+	case *hujson.Object:
+		if depth >= keep {
+			v.Value = &hujson.Object{}
+			return
+		}
+		for i := range x.Members {
+			truncate(&x.Members[i].Value, keep, depth+1)
+		}
+	case *hujson.Array:
+		if depth >= keep {
+			v.Value = &hujson.Array{}
+			return
+		}
+		for i := range x.Elements {
+			truncate(&x.Elements[i], keep, depth+1)
+		}
+	}
+}

@@ -45,7 +45,16 @@ func FuzzJSONVerify(f *testing.F) {
 		if err != nil {
 			return
 		}
-		jd := d.(*jsonDoc)
+		// The shallow tree edits (and verifies) alike.
+		ds, err := jsonFormat{jsonc: comments, keep: len(container) + 1}.parse("f", []byte(in))
+		if err != nil {
+			t.Fatalf("shallow parse refused what the whole parse took: %v\n%q", err, in)
+		}
+		outs, _, err := ds.set(container, name, testEntry)
+		if err != nil || string(outs) != string(out) {
+			t.Fatalf("shallow set: %v\n%q\n%q", err, out, outs)
+		}
+		jd := ds.(*jsonDoc)
 		want := plain(testEntry)
 		if err := jd.verifySet(out, container, name, want); err != nil {
 			t.Fatalf("verifySet refused set's output: %v\n%q\n%q", err, in, out)
@@ -112,7 +121,11 @@ func FuzzJSONEntry(f *testing.F) {
 		}
 		container := []string{"mcpServers"}
 		es, err1 := d.entries(container)
-		e, err2 := d.(*jsonDoc).entry(container, name)
+		ds, err := jsonFormat{jsonc: comments, keep: len(container) + 1}.parse("f", []byte(in))
+		if err != nil {
+			t.Fatalf("shallow parse refused what the whole parse took: %v\n%q", err, in)
+		}
+		e, err2 := ds.(*jsonDoc).entry(container, name)
 		var te *json.UnmarshalTypeError
 		if errors.As(err1, &te) && err2 == nil {
 			return // a number out of range in another entry: not decoded
