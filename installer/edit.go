@@ -128,8 +128,9 @@ func (t *Target) replace(o Options, real string, old []byte, existed bool, data 
 	return saved, writeAtomic(real, data, old, existed, t.fileMode(), dirMode)
 }
 
-// verify re-parses the new body and checks that it holds the old data
-// with exactly the planned change.
+// verify checks that the new body holds the old data with exactly the
+// planned change: for an entry added to JSON, where it changed
+// (verifySet); otherwise by parsing it again and comparing the models.
 func (t *Target) verify(old document, p plan, name string) error {
 	bad := func(err error) error {
 		return fmt.Errorf("%s: mcpship's edit failed its own check (%v); nothing was written. Please report this with the file attached", t.File, err)

@@ -15,8 +15,9 @@ import (
 // are accepted (and kept); without, the file must be strict JSON, since
 // the client reading it would reject anything else.
 //
-// Both are parsed with hujson, which records the byte offsets of every
-// value; edits are splices at those offsets, so no other byte changes.
+// Both are parsed into hujson's syntax tree (parseTree, by hujson's
+// grammar), which records the byte offsets of every value; edits are
+// splices at those offsets, so no other byte changes.
 type jsonFormat struct {
 	jsonc bool
 	// keep, if not 0, is how many levels of objects and arrays the
