@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -78,11 +79,11 @@ func writeAtomic(path string, data, old []byte, existed bool, mode, dirMode fs.F
 	if err = f.Close(); err != nil {
 		return err
 	}
-	cur, exists, err := readFile(path)
+	same, exists, err := holds(path, old)
 	if err != nil {
 		return err
 	}
-	if exists != existed || !bytes.Equal(cur, old) {
+	if exists != existed || !same {
 		return fmt.Errorf("%s: changed by another program while mcpship was editing it; nothing was written, run the command again", path)
 	}
 	if err = os.Rename(f.Name(), path); err != nil {
@@ -90,6 +91,33 @@ func writeAtomic(path string, data, old []byte, existed bool, mode, dirMode fs.F
 	}
 	syncDir(dir)
 	return nil
+}
+
+// holds reports whether path exists and whether it holds exactly data,
+// reading it a block at a time.
+func holds(path string, data []byte) (same, exists bool, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return len(data) == 0, false, nil
+	}
+	if err != nil {
+		return false, false, err
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := io.ReadFull(f, buf)
+		if n > len(data) || !bytes.Equal(buf[:n], data[:n]) {
+			return false, true, nil
+		}
+		data = data[n:]
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return len(data) == 0, true, nil
+		}
+		if err != nil {
+			return false, true, err
+		}
+	}
 }
 
 // syncDir makes a rename in dir durable where the OS allows it.

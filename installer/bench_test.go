@@ -2,6 +2,8 @@ package installer
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -34,6 +36,43 @@ func BenchmarkAddLarge(b *testing.B) {
 		}
 		if err := tg.verify(d, plan{out: out, entry: plain(e)}, "mcpship"); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkInitLarge measures Target.Add into the big config as a file,
+// the way `mcpship init` runs it: lock, read, parse, plan, verify, back
+// up, write atomically (with its fsyncs) and record. Each iteration
+// starts from a fresh copy of the file and an empty state directory.
+func BenchmarkInitLarge(b *testing.B) {
+	root := b.TempDir()
+	env := fakeEnv("linux", filepath.Join(root, "proj"), map[string]string{"HOME": filepath.Join(root, "home")})
+	cl, err := LookupClient("claude-code")
+	if err != nil {
+		b.Fatal(err)
+	}
+	tg, err := cl.Target(env, ScopeUser)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := []byte(bigConfig())
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		b.StopTimer()
+		state := filepath.Join(root, "state")
+		if err := os.RemoveAll(state); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(tg.File), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(tg.File, body, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		ch, err := tg.Add(srv, Options{StateDir: state})
+		if err != nil || ch.Action != "added" {
+			b.Fatal(ch, err)
 		}
 	}
 }

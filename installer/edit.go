@@ -65,7 +65,13 @@ func (t *Target) edit(o Options, name string, f func(d document, real string) (p
 	}
 	body := bytes.TrimPrefix(data, bom)
 	lead := data[:len(data)-len(body)]
-	doc, err := t.Client.format.parse(t.File, body)
+	fm := t.Client.format
+	if jf, ok := fm.(jsonFormat); ok {
+		// The edit needs the tree down to the servers, not inside them.
+		jf.keep = len(t.Container) + 1
+		fm = jf
+	}
+	doc, err := fm.parse(t.File, body)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +86,10 @@ func (t *Target) edit(o Options, name string, f func(d document, real string) (p
 	if err := t.verify(doc, p, name); err != nil {
 		return nil, err
 	}
-	newData := append(bytes.Clone(lead), p.out...)
+	newData := p.out
+	if len(lead) > 0 {
+		newData = append(bytes.Clone(lead), p.out...)
+	}
 	ch.Diff = unifiedDiff(t.File, data, newData)
 	if p.action == "conflict" {
 		return nil, &ConflictError{File: t.File, Name: name, Diff: ch.Diff}
@@ -119,11 +128,19 @@ func (t *Target) replace(o Options, real string, old []byte, existed bool, data 
 	return saved, writeAtomic(real, data, old, existed, t.fileMode(), dirMode)
 }
 
-// verify re-parses the new body and checks that it holds the old data
-// with exactly the planned change.
+// verify checks that the new body holds the old data with exactly the
+// planned change: for an entry added to JSON, where it changed
+// (verifySet); otherwise by parsing it again and comparing the models.
 func (t *Target) verify(old document, p plan, name string) error {
 	bad := func(err error) error {
 		return fmt.Errorf("%s: mcpship's edit failed its own check (%v); nothing was written. Please report this with the file attached", t.File, err)
+	}
+	if d, ok := old.(*jsonDoc); ok && p.entry != nil {
+		// JSON is checked where it changed, not parsed again whole.
+		if err := d.verifySet(p.out, t.Container, name, p.entry); err != nil {
+			return bad(err)
+		}
+		return nil
 	}
 	nd, err := t.Client.format.parse(t.File, p.out)
 	if err != nil {
@@ -184,21 +201,19 @@ func (t *Target) Add(s Server, o Options) (*Change, error) {
 		return nil, err
 	}
 	return t.edit(o, s.Name, func(d document, real string) (plan, error) {
-		es, err := d.entries(t.Container)
+		x, err := lookup(d, t.Container, s.Name)
 		if err != nil {
 			return plan{}, err
 		}
 		e := t.Client.shape(s)
 		p := plan{action: "added", entry: plain(e), command: s.Command}
-		for _, x := range es {
-			if x.name == s.Name {
-				if serverOf(x.name, x.value).same(s) {
-					return plan{action: "unchanged"}, nil
-				}
-				p.action = "replaced"
-				if !o.Force {
-					p.action = "conflict"
-				}
+		if x != nil {
+			if serverOf(x.name, x.value).same(s) {
+				return plan{action: "unchanged"}, nil
+			}
+			p.action = "replaced"
+			if !o.Force {
+				p.action = "conflict"
 			}
 		}
 		p.out, p.created, err = d.set(t.Container, s.Name, e)
@@ -211,21 +226,19 @@ func (t *Target) Add(s Server, o Options) (*Change, error) {
 // empty, it is deleted too, so the file is as it was before.
 func (t *Target) Remove(name string, o Options) (*Change, error) {
 	return t.edit(o, name, func(d document, real string) (plan, error) {
-		es, err := d.entries(t.Container)
+		x, err := lookup(d, t.Container, name)
 		if err != nil {
 			return plan{}, err
 		}
-		for _, x := range es {
-			if x.name == name {
-				p := plan{action: "removed"}
-				if r, ok := lastRecord(o.StateDir, real, t.Container, name); ok && r.Action == "add" {
-					p.drop = r.Created
-				}
-				p.out, err = d.remove(t.Container, name, p.drop)
-				return p, err
-			}
+		if x == nil {
+			return plan{action: "absent"}, nil
 		}
-		return plan{action: "absent"}, nil
+		p := plan{action: "removed"}
+		if r, ok := lastRecord(o.StateDir, real, t.Container, name); ok && r.Action == "add" {
+			p.drop = r.Created
+		}
+		p.out, err = d.remove(t.Container, name, p.drop)
+		return p, err
 	})
 }
 

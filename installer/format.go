@@ -26,6 +26,24 @@ type document interface {
 	model() (any, error)
 }
 
+// lookup returns the entry name under the container path in d, or nil if
+// there is none, with the same refusals as d.entries.
+func lookup(d document, container []string, name string) (*entry, error) {
+	if jd, ok := d.(*jsonDoc); ok {
+		return jd.entry(container, name)
+	}
+	es, err := d.entries(container)
+	if err != nil {
+		return nil, err
+	}
+	for i := range es {
+		if es[i].name == name {
+			return &es[i], nil
+		}
+	}
+	return nil, nil
+}
+
 // An entry is one server entry as found in a file.
 type entry struct {
 	name  string
