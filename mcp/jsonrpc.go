@@ -28,6 +28,7 @@ type Error struct {
 	Data    any    `json:"data,omitempty"`
 }
 
+// Error implements the error interface: the code and the message.
 func (e *Error) Error() string {
 	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message)
 }
