@@ -102,7 +102,9 @@ func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
 		ss.reply(id, nil, errorf(CodeInvalidParams, `invalid params: tools/call needs params with the tool's "name"`))
 		return
 	}
-	if err := json.Unmarshal(params, &p); err != nil {
+	if quickCallParams(params, &p) {
+		// The common shape, read without reflection.
+	} else if err := json.Unmarshal(params, &p); err != nil {
 		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %v", err))
 		return
 	}
@@ -195,10 +197,8 @@ func (rt *registeredTool) checkArguments(req *CallRequest) string {
 		req.Arguments = json.RawMessage("{}")
 		args = req.Arguments
 	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := decodeArguments(args)
+	if err != nil {
 		return fmt.Sprintf("invalid arguments for tool %s: %v", req.Name, err)
 	}
 	if _, ok := v.(map[string]any); !ok {

@@ -46,6 +46,14 @@ type session struct {
 	lr         *lineReader  // the input
 	inlineNext *pendingCall // a call to run inline after handle returns
 
+	// The hand-off of reading when a call runs inline for too long: one
+	// timer for the session, reset for each inline call.
+	takeover *time.Timer
+	fired    sync.WaitGroup // the timer is set and takeOver has not returned
+	tmu      sync.Mutex
+	callDone bool // the inline call has returned; under tmu
+	moved    bool // takeOver started another reader; under tmu
+
 	inline  bool       // a call runs inline on the reader; under qmu
 	readErr chan error // how reading ended
 }
@@ -136,29 +144,44 @@ const inlineFor = 500 * time.Microsecond
 // call is still running after inlineFor, a new goroutine goes on reading
 // and runInline returns false: this goroutine must not read any more.
 func (ss *session) runInline(lr *lineReader, c *pendingCall) (reading bool) {
-	var mu sync.Mutex
-	done, moved := false, false
-	mu.Lock() // everything this goroutine did happens before the takeover
-	t := time.AfterFunc(inlineFor, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if !done {
-			moved = true
-			go ss.readFrom(lr)
-		}
-	})
-	mu.Unlock()
+	ss.tmu.Lock() // everything this goroutine did happens before the takeover
+	ss.callDone, ss.moved = false, false
+	ss.tmu.Unlock()
+	ss.fired.Add(1)
+	if ss.takeover == nil {
+		ss.takeover = time.AfterFunc(inlineFor, ss.takeOver)
+	} else {
+		ss.takeover.Reset(inlineFor)
+	}
 	ss.runCall(c)
-	t.Stop()
-	mu.Lock()
-	done = true
-	reading = !moved
-	mu.Unlock()
+	ss.tmu.Lock()
+	ss.callDone = true
+	ss.tmu.Unlock()
+	if ss.takeover.Stop() {
+		ss.fired.Done()
+	} else {
+		ss.fired.Wait() // the timer fired: let takeOver finish first
+	}
+	ss.tmu.Lock()
+	reading = !ss.moved
+	ss.tmu.Unlock()
 	ss.qmu.Lock()
 	ss.inline = false
 	ss.qmu.Unlock()
 	ss.ensureWorker()
 	return reading
+}
+
+// takeOver runs when a call has run inline for inlineFor: unless the call
+// has just ended, a new goroutine goes on reading.
+func (ss *session) takeOver() {
+	defer ss.fired.Done()
+	ss.tmu.Lock()
+	defer ss.tmu.Unlock()
+	if !ss.callDone {
+		ss.moved = true
+		go ss.readFrom(ss.lr)
+	}
 }
 
 // stop ends the session: no more messages are read, running calls get
@@ -280,7 +303,9 @@ func (ss *session) reply(id ID, result any, e *Error) {
 // handle dispatches one line.
 func (ss *session) handle(line []byte) {
 	var m message
-	if err := json.Unmarshal(line, &m); err != nil {
+	if quickMessage(line, &m) {
+		// The common shape, read without reflection.
+	} else if err := json.Unmarshal(line, &m); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if !errors.As(err, &typeErr) {
 			ss.reply(nullID, nil, errorf(CodeParseError, "parse error: %v", err))

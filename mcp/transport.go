@@ -137,22 +137,31 @@ type lineWriter struct {
 	closed bool
 }
 
-var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// encoder is a buffer and a JSON encoder writing into it, reused across
+// messages.
+type encoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var encoderPool = sync.Pool{New: func() any {
+	e := new(encoder)
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
 
 // write encodes v as one line and writes it. It returns the first error
 // the underlying writer ever returned, or errClosed once closed.
 func (lw *lineWriter) write(v any) error {
-	buf := bufPool.Get().(*bytes.Buffer)
+	e := encoderPool.Get().(*encoder)
 	defer func() {
-		if buf.Cap() <= 64<<10 {
-			buf.Reset()
-			bufPool.Put(buf)
+		if e.buf.Cap() <= 64<<10 {
+			encoderPool.Put(e)
 		}
 	}()
-	buf.Reset()
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil { // Encode ends the line with '\n'
+	e.buf.Reset()
+	if err := e.encode(v); err != nil {
 		return err
 	}
 	lw.mu.Lock()
@@ -163,10 +172,49 @@ func (lw *lineWriter) write(v any) error {
 	if lw.err != nil {
 		return lw.err
 	}
-	if _, err := lw.w.Write(buf.Bytes()); err != nil {
+	if _, err := lw.w.Write(e.buf.Bytes()); err != nil {
 		lw.err = err
 	}
 	return lw.err
+}
+
+// encode appends v and a newline to the buffer. A response's envelope is
+// written directly, which gives the bytes encoding/json would (the id is
+// compact JSON already) without reflecting over it.
+func (e *encoder) encode(v any) error {
+	r, ok := v.(*response)
+	if !ok || r.JSONRPC != "2.0" {
+		return e.enc.Encode(v) // Encode ends the line with '\n'
+	}
+	e.buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	if r.ID.raw == "" {
+		e.buf.WriteString("null")
+	} else {
+		e.buf.WriteString(r.ID.raw)
+	}
+	if r.Result != nil {
+		e.buf.WriteString(`,"result":`)
+		if err := e.encodeMember(r.Result); err != nil {
+			return err
+		}
+	}
+	if r.Error != nil {
+		e.buf.WriteString(`,"error":`)
+		if err := e.encodeMember(r.Error); err != nil {
+			return err
+		}
+	}
+	e.buf.WriteString("}\n")
+	return nil
+}
+
+// encodeMember appends v without the newline Encode ends it with.
+func (e *encoder) encodeMember(v any) error {
+	if err := e.enc.Encode(v); err != nil {
+		return err
+	}
+	e.buf.Truncate(e.buf.Len() - 1)
+	return nil
 }
 
 // close makes every later write a no-op returning errClosed.
