@@ -2,9 +2,12 @@ package realclients
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,7 +17,8 @@ import (
 // conformanceScenarios are the official conformance suite's server
 // scenarios that apply to every mcpship server whatever its tools. The
 // tools-call-* scenarios call fixture tools by name (test_simple_text, …)
-// and so cannot pass against a server without them.
+// and so cannot pass against a server without them: TestConformanceFixtures
+// runs them against conformanceserver, which has them.
 var conformanceScenarios = []string{"server-initialize", "ping", "tools-list", "logging-set-level"}
 
 // TestConformance runs the official conformance suite (0.1.16, which needs
@@ -35,6 +39,66 @@ func TestConformance(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestHTTPRelayNotifications checks, with the Go SDK's client, that the
+// relay hands over the log messages and progress notifications a server
+// sends during a call (as an SSE response), and that the call's result
+// still arrives.
+func TestHTTPRelayNotifications(t *testing.T) {
+	relay := startHTTPRelayCmd(t, []string{buildConformanceServer(t)})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var mu sync.Mutex
+	var logs []string
+	var progress []float64
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpship-realclients-relay", Version: "0"}, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			logs = append(logs, fmt.Sprint(req.Params.Data))
+		},
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			progress = append(progress, req.Params.Progress)
+		},
+	})
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: relay.url, DisableStandaloneSSE: true}, &mcp.ClientSessionOptions{ProtocolVersion: rev20251125})
+	if err != nil {
+		t.Fatalf("connect through the relay: %v", err)
+	}
+	defer cs.Close()
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+		t.Fatal(err)
+	}
+	params := &mcp.CallToolParams{Name: "test_tool_with_progress", Arguments: map[string]any{}}
+	params.SetProgressToken("relay-progress")
+	for _, p := range []*mcp.CallToolParams{{Name: "test_tool_with_logging", Arguments: map[string]any{}}, params} {
+		res, err := cs.CallTool(ctx, p)
+		if err != nil || res.IsError || len(res.Content) != 1 {
+			t.Fatalf("%s: %v, %+v", p.Name, err, res)
+		}
+	}
+	// The handlers may run after CallTool returns.
+	wantLogs := []string{"Tool execution started", "Tool processing data", "Tool execution completed"}
+	wantProgress := []float64{0, 50, 100}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		done := len(logs) >= len(wantLogs) && len(progress) >= len(wantProgress)
+		mu.Unlock()
+		if done || time.Now().After(deadline) {
+			break
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(logs, wantLogs) {
+		t.Errorf("log messages %q, want %q", logs, wantLogs)
+	}
+	if !slices.Equal(progress, wantProgress) {
+		t.Errorf("progress %v, want %v", progress, wantProgress)
 	}
 }
 

@@ -4,6 +4,7 @@ go 1.25.5
 
 require (
 	github.com/mark3labs/mcp-go v1.2.1
+	github.com/mcpship/mcpship v0.0.0-00010101000000-000000000000
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 )
 
@@ -21,3 +22,5 @@ require (
 	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
+
+replace github.com/mcpship/mcpship => ../..

