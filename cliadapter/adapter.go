@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -23,6 +25,14 @@ func AddTools(srv *mcp.Server, newApp func() *cli.App, opts Options) error {
 	}
 	a := &adapter{newApp: newApp, opts: opts}
 	app := newApp()
+	if app.Compiled.IsZero() {
+		// What App.Setup would find on each call, with a stat of the
+		// executable each time; read it once.
+		a.compiled = time.Now()
+		if fi, err := os.Stat(os.Args[0]); err == nil {
+			a.compiled = fi.ModTime()
+		}
+	}
 	for _, spec := range opts.Tools {
 		if spec.Write && !opts.AllowWrite {
 			continue
@@ -40,9 +50,10 @@ func AddTools(srv *mcp.Server, newApp func() *cli.App, opts Options) error {
 
 // adapter runs calls of one app.
 type adapter struct {
-	newApp func() *cli.App
-	opts   Options
-	serial sync.Mutex
+	newApp   func() *cli.App
+	opts     Options
+	serial   sync.Mutex
+	compiled time.Time // for apps that leave App.Compiled unset
 }
 
 // tool is one served command.

@@ -25,6 +25,9 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 		defer a.serial.Unlock()
 	}
 	app := a.newApp()
+	if app.Compiled.IsZero() {
+		app.Compiled = a.compiled
+	}
 	argv, err := t.argv(app.Name, vals)
 	if err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // Set by -ldflags -X in release builds.
@@ -41,10 +42,13 @@ type Info struct {
 }
 
 // Current returns the build information of the running binary.
-func Current() Info {
+// It reads the build information once; later calls return the same Info.
+func Current() Info { return current() }
+
+var current = sync.OnceValue(func() Info {
 	bi, _ := debug.ReadBuildInfo()
 	return fromBuild(version, commit, date, bi)
-}
+})
 
 func fromBuild(ver, rev, when string, bi *debug.BuildInfo) Info {
 	info := Info{

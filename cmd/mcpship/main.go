@@ -79,9 +79,19 @@ func init() {
 	}
 }
 
-// newApp builds the command-line app. It is called afresh for every
-// in-process tool call (see cliadapter), so it must not touch globals.
+// newApp builds the command-line app.
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	return newAppWith(stdin, stdout, stderr, append([]*cli.Command{
+		serveCommand(),
+		manifestCommand(),
+		versionCommand(),
+	}, registerCommands()...))
+}
+
+// newAppWith builds the app with only the given commands. serve's
+// in-process tools call it afresh for every call (see cliadapter) with
+// just the commands they serve, so it must not touch globals.
+func newAppWith(stdin io.Reader, stdout, stderr io.Writer, cmds []*cli.Command) *cli.App {
 	return &cli.App{
 		Name:      "mcpship",
 		Usage:     "ship a command-line tool as an MCP server and register it with AI assistants",
@@ -100,10 +110,6 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			}
 			return cli.ShowAppHelp(c)
 		},
-		Commands: append([]*cli.Command{
-			serveCommand(),
-			manifestCommand(),
-			versionCommand(),
-		}, registerCommands()...),
+		Commands: cmds,
 	}
 }

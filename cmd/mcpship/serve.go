@@ -117,5 +117,9 @@ var selfTools = cliadapter.Options{
 
 // addSelfTools registers mcpship's own read-only tools.
 func addSelfTools(srv *mcp.Server) error {
-	return cliadapter.AddTools(srv, func() *cli.App { return newApp(nil, io.Discard, io.Discard) }, selfTools)
+	// Each call builds a fresh app; only the commands served are built, so
+	// a call does not pay for the rest of mcpship's commands.
+	return cliadapter.AddTools(srv, func() *cli.App {
+		return newAppWith(nil, io.Discard, io.Discard, []*cli.Command{versionCommand()})
+	}, selfTools)
 }
