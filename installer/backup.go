@@ -1,9 +1,9 @@
 package installer
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,8 +39,9 @@ func backupPrefix(real string) string {
 // fileKey names the folder of real (a path with links resolved) under the
 // state directory.
 func fileKey(real string) string {
-	sum := sha256.Sum256([]byte(real))
-	return strings.TrimLeft(filepath.Base(real), ".") + "-" + hex.EncodeToString(sum[:6])
+	h := fnv.New64a()
+	h.Write([]byte(real))
+	return strings.TrimLeft(filepath.Base(real), ".") + "-" + hex.EncodeToString(h.Sum(nil)[:6])
 }
 
 // backup saves data, the current contents of real, and returns the

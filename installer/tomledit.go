@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -134,13 +133,21 @@ func tomlBlock(key []string, e []field, eol string) string {
 	return sb.String()
 }
 
-var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+// bareKey reports whether k matches ^[A-Za-z0-9_-]+$, a TOML bare key.
+func bareKey(k string) bool { return k != "" && strings.IndexFunc(k, notBareKeyRune) < 0 }
+
+// notBareKeyRune reports whether r cannot be part of a TOML bare key.
+func notBareKeyRune(r rune) bool {
+	return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || isDigit(byte(r)) && r < 0x80 || r == '_' || r == '-')
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func tomlKey(key []string) string {
 	parts := make([]string, len(key))
 	for i, k := range key {
 		parts[i] = k
-		if !bareKey.MatchString(k) {
+		if !bareKey(k) {
 			parts[i] = quoteJSON(k)
 		}
 	}
@@ -233,7 +240,7 @@ func tomlHeader(line string) ([]string, bool) {
 			}
 			k, s = s[1:j+1], s[j+2:]
 		default:
-			j := strings.IndexFunc(s, func(r rune) bool { return !bareKey.MatchString(string(r)) })
+			j := strings.IndexFunc(s, notBareKeyRune)
 			if j <= 0 {
 				return nil, true
 			}

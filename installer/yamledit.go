@@ -2,7 +2,6 @@ package installer
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -249,14 +248,18 @@ func (d *yamlDoc) render(name string, e []field, indent, inner string) string {
 	return sb.String()
 }
 
-var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+// plainKey reports whether k matches ^[A-Za-z_][A-Za-z0-9_-]*$ (a loop,
+// not a regexp compiled at every start-up).
+func plainKey(k string) bool {
+	return k != "" && !isDigit(k[0]) && k[0] != '-' && strings.IndexFunc(k, notBareKeyRune) < 0
+}
 
 func yamlKey(k string) string {
 	switch strings.ToLower(k) {
 	case "y", "n", "yes", "no", "on", "off", "true", "false", "null":
 		return quoteJSON(k)
 	}
-	if plainKey.MatchString(k) {
+	if plainKey(k) {
 		return k
 	}
 	return quoteJSON(k)

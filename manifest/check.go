@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -16,25 +15,29 @@ import (
 )
 
 var (
-	envNameRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	inputTypes = []string{"string", "integer", "number", "boolean", "array"}
 	itemTypes  = []string{"string", "integer", "number"}
 )
 
 // validInputName reports whether name matches ^[A-Za-z_][A-Za-z0-9_-]{0,63}$.
-// A loop, not a regexp: compiling that one costs every process 0.15 ms at
-// start-up (see BENCHMARKS.md).
-func validInputName(name string) bool {
-	if len(name) == 0 || len(name) > 64 {
+func validInputName(name string) bool { return len(name) <= 64 && isName(name, "", "-") }
+
+// validEnvName reports whether name matches ^[A-Za-z_][A-Za-z0-9_]*$.
+func validEnvName(name string) bool { return isName(name, "", "") }
+
+// isName reports whether s is an ASCII letter, '_' or one of first,
+// followed by letters, digits, '_' or bytes of rest. Loops, not regexps:
+// each regexp compiled at package level costs every process start-up time
+// (see BENCHMARKS.md).
+func isName(s, first, rest string) bool {
+	if s == "" {
 		return false
 	}
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', c == '_':
-		case ('0' <= c && c <= '9') || c == '-':
-			if i == 0 {
-				return false
-			}
+		case i == 0 && strings.IndexByte(first, c) >= 0:
+		case i > 0 && ('0' <= c && c <= '9' || strings.IndexByte(rest, c) >= 0):
 		default:
 			return false
 		}
@@ -136,12 +139,12 @@ func checkSettings(probs *problemList, path string, s *Settings) {
 		probs.add(path+".dir", "empty working directory; leave \"dir\" out to use mcpship's own")
 	}
 	for name := range s.Env {
-		if !envNameRE.MatchString(name) {
+		if !validEnvName(name) {
 			probs.add(join(path+".env", name), "%q is not a variable name; use letters, digits and '_'", name)
 		}
 	}
 	for i, name := range s.PassEnv {
-		if !envNameRE.MatchString(name) {
+		if !validEnvName(name) {
 			probs.add(fmt.Sprintf("%s.passEnv[%d]", path, i), "%q is not a variable name; use letters, digits and '_'", name)
 		}
 	}

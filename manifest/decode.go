@@ -331,7 +331,7 @@ func distance(a, b string) int {
 
 // join appends a member name to a JSON path: a.b, or a["odd key"].
 func join(path, key string) string {
-	if !identRE.MatchString(key) {
+	if !isIdent(key) {
 		return path + "[" + strconv.Quote(key) + "]"
 	}
 	if path == "" {

@@ -60,7 +60,7 @@ func compileInput(probs *problemList, path, name string, spec *Input) *input {
 			in.def, in.hasDef = in.Default, true
 		}
 	}
-	if in.Env != "" && !envNameRE.MatchString(in.Env) {
+	if in.Env != "" && !validEnvName(in.Env) {
 		probs.add(path+".env", "%q is not a variable name; use letters, digits and '_'", in.Env)
 	}
 	if in.Env != "" && in.Type == "array" {

@@ -3,7 +3,6 @@ package manifest
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -42,7 +41,9 @@ func (e *Problems) Error() string {
 	return b.String()
 }
 
-var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
+// isIdent reports whether key matches ^[A-Za-z_$][A-Za-z0-9_$-]*$, a key
+// that a JSON path can show without quotes.
+func isIdent(key string) bool { return isName(key, "$", "$-") }
 
 // problemList collects problems and remembers where each path starts.
 type problemList struct {
