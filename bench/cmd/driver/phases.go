@@ -139,6 +139,8 @@ type sessionResult struct {
 	Seq    seqResult  `json:"seq"`
 	Pipe   pipeResult `json:"pipe"`
 	HWM    int64      `json:"vmhwm_bytes"`
+	Anon   int64      `json:"rss_anon_bytes"` // RssAnon at the same moment: private memory
+	File   int64      `json:"rss_file_bytes"` // RssFile: mapped pages of the binary (shared page cache)
 	Exit   string     `json:"exit"`
 	Err    string     `json:"err,omitempty"`
 	Stderr string     `json:"stderr,omitempty"`

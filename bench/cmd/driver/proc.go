@@ -281,13 +281,17 @@ func syscw(pid int) int64 {
 }
 
 // vmHWM returns the peak resident set size of pid, in bytes.
-func vmHWM(pid int) int64 {
+func vmHWM(pid int) int64 { return statusKB(pid, "VmHWM:") }
+
+// statusKB returns a "NAME: N kB" line of /proc/PID/status, in bytes, or
+// -1 when it cannot be read.
+func statusKB(pid int, name string) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return -1
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(l, name); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			return kb << 10
 		}

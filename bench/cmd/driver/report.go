@@ -71,6 +71,8 @@ func report(res *results) string {
 		{"pipelined: server CPU per call (µs)", "%.1f", func(r *run) (float64, bool) { return r.Session.Pipe.CPUus, okSession(r) }},
 		{"pipelined: server write(2) calls per reply", "%.2f", func(r *run) (float64, bool) { return r.Session.Pipe.WritesPerCall, okSession(r) }},
 		{"peak RSS after seq+pipelined, VmHWM (MiB)", "%.1f", func(r *run) (float64, bool) { return mib(r.Session.HWM), okSession(r) }},
+		{"RSS then: private, RssAnon (MiB)", "%.1f", func(r *run) (float64, bool) { return mib(r.Session.Anon), okSession(r) && r.Session.Anon >= 0 }},
+		{"RSS then: the binary's mapped pages, RssFile (MiB)", "%.1f", func(r *run) (float64, bool) { return mib(r.Session.File), okSession(r) && r.Session.File >= 0 }},
 	}
 	for _, m := range []int{8, 20} {
 		metrics = append(metrics,

@@ -115,6 +115,7 @@ func sessions(servers []*server, warm, nSeq, nPipe, chunks int) map[string]*sess
 			// chunk sent: each id was answered exactly once.
 		}
 		l.r.HWM = vmHWM(l.p.pid())
+		l.r.Anon, l.r.File = statusKB(l.p.pid(), "RssAnon:"), statusKB(l.p.pid(), "RssFile:")
 	}
 	return out
 }
