@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -316,10 +317,10 @@ func (ss *session) handle(line []byte) {
 			return
 		}
 		if typeErr.Field == "" {
-			ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: a message must be a JSON object, not a %s", typeErr.Value))
+			ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: a message must be a JSON object, not %s", withArticle(typeErr.Value)))
 			return
 		}
-		ss.reply(prefixID(line), nil, errorf(CodeInvalidRequest, "invalid request: %q must not be a %s", typeErr.Field, typeErr.Value))
+		ss.reply(messageID(line), nil, errorf(CodeInvalidRequest, "invalid request: %q must not be %s", typeErr.Field, withArticle(typeErr.Value)))
 		return
 	}
 	hasID := m.ID != nil
@@ -364,6 +365,14 @@ func (ss *session) handle(line []byte) {
 		return
 	}
 	ss.request(id, m.Method, params)
+}
+
+// withArticle puts "a" or "an" before the name of a JSON type.
+func withArticle(typ string) string {
+	if typ != "" && strings.ContainsRune("aeiou", rune(typ[0])) {
+		return "an " + typ
+	}
+	return "a " + typ
 }
 
 func (ss *session) isInflight(id ID) bool {

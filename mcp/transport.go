@@ -100,6 +100,19 @@ func trimEOL(b []byte) []byte {
 	return bytes.TrimSuffix(b, []byte("\r"))
 }
 
+// messageID returns the id of a message that is valid JSON but could not
+// be decoded, as json.Unmarshal reads it (the last "id" member, when there
+// are several), or the zero ID when it has no legal one.
+func messageID(line []byte) ID {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &m) != nil || !validID(m.ID) {
+		return ID{}
+	}
+	return ID{raw: string(m.ID)}
+}
+
 // prefixID tries to read the "id" member from the start of a JSON object
 // whose end was cut off. It returns the zero ID when the id does not come
 // before the cut or is not a legal id.
