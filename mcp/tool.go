@@ -35,12 +35,33 @@ type ToolAnnotations struct {
 // Bool returns a pointer to b, for the hints of ToolAnnotations.
 func Bool(b bool) *bool { return &b }
 
-// Content is one block of a tool result: text, or an image or audio clip.
+// Content is one block of a tool result: text, an image or audio clip, a
+// link to a resource, or a resource's contents embedded.
 type Content struct {
-	Type     string `json:"type"`               // "text", "image" or "audio"
+	Type     string `json:"type"`               // "text", "image", "audio", "resource_link" or "resource"
 	Text     string `json:"text,omitempty"`     // for "text"
 	Data     string `json:"data,omitempty"`     // base64, for "image" and "audio"
-	MimeType string `json:"mimeType,omitempty"` // for "image" and "audio"
+	MimeType string `json:"mimeType,omitempty"` // for "image", "audio" and "resource_link"
+
+	// For "resource_link" (revision 2025-06-18 and later; check
+	// CallRequest.ProtocolVersion before sending one to an older client):
+	// a resource the client can fetch, with a name for display.
+	URI         string `json:"uri,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+
+	// For "resource": the resource's contents.
+	Resource *ResourceContents `json:"resource,omitempty"`
+}
+
+// ResourceContents is a resource embedded in a result: its URI and either
+// its text or its bytes.
+type ResourceContents struct {
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType,omitempty"`
+	Text     string `json:"text,omitempty"` // a text resource
+	Blob     string `json:"blob,omitempty"` // base64, a binary resource
 }
 
 // CallToolResult is the result of tools/call.

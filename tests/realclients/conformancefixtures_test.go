@@ -23,6 +23,8 @@ var fixtureScenarios = []string{
 	"tools-call-simple-text",
 	"tools-call-image",
 	"tools-call-audio",
+	"tools-call-embedded-resource",
+	"tools-call-mixed-content",
 	"tools-call-error",
 	"tools-call-with-logging",
 	"tools-call-with-progress",
@@ -36,9 +38,6 @@ var fixtureScenarios = []string{
 // the reason.
 var skippedScenarios = map[string]string{
 	"completion-complete": "no completion/complete method in the mcp package (\"Test completion endpoint.\")",
-
-	"tools-call-embedded-resource": "mcp.Content has no embedded resource (type \"resource\") (\"Test calling a tool that returns embedded resource content.\")",
-	"tools-call-mixed-content":     "needs a text, an image and an embedded resource block; mcp.Content has no embedded resource (\"Test tool returning multiple content types.\")",
 
 	"tools-call-sampling":          "the mcp package cannot send requests to the client (sampling/createMessage) (\"Test tool that requests LLM sampling from client.\")",
 	"tools-call-elicitation":       "the mcp package cannot send requests to the client (elicitation/create) (\"Test tool that requests user input (elicitation) from client.\")",

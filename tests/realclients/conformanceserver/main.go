@@ -5,10 +5,10 @@
 // runs it behind the loopback stdio↔HTTP relay.
 //
 // It implements only the fixtures that the mcp package can answer
-// honestly. Those that need what the package does not have (embedded
-// resources in a result, requests from the server to the client such as
-// sampling and elicitation) are left out, and the test lists the scenarios
-// that call them as skipped, with the reason.
+// honestly. Those that need what the package does not have (requests from
+// the server to the client, such as sampling and elicitation) are left out,
+// and the test lists the scenarios that call them as skipped, with the
+// reason.
 package main
 
 import (
@@ -66,6 +66,12 @@ func main() {
 	}
 }
 
+// embeddedResource is the block the tools-call-embedded-resource scenario
+// asks for.
+var embeddedResource = mcp.Content{Type: "resource", Resource: &mcp.ResourceContents{
+	URI: "test://embedded-resource", MimeType: "text/plain", Text: "This is an embedded resource content.",
+}}
+
 // noArgs is the input schema of a tool without arguments.
 var noArgs = mcp.ObjectSchema(map[string]any{})
 
@@ -85,6 +91,18 @@ func addTools(s *mcp.Server) error {
 		{mcp.Tool{Name: "test_audio_content", Description: "Returns a short silent WAV clip", InputSchema: noArgs},
 			func(context.Context, *mcp.CallRequest) (*mcp.CallToolResult, error) {
 				return &mcp.CallToolResult{Content: []mcp.Content{{Type: "audio", Data: base64.StdEncoding.EncodeToString(silentWAV()), MimeType: "audio/wav"}}}, nil
+			}},
+		{mcp.Tool{Name: "test_embedded_resource", Description: "Returns a text resource embedded in the result", InputSchema: noArgs},
+			func(context.Context, *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{embeddedResource}}, nil
+			}},
+		{mcp.Tool{Name: "test_multiple_content_types", Description: "Returns text, an image and an embedded resource", InputSchema: noArgs},
+			func(context.Context, *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{
+					{Type: "text", Text: "Multiple content types test:"},
+					{Type: "image", Data: redPixelPNG, MimeType: "image/png"},
+					{Type: "resource", Resource: &mcp.ResourceContents{URI: "test://mixed-content-resource", MimeType: "application/json", Text: `{"test":"data","value":123}`}},
+				}}, nil
 			}},
 		{mcp.Tool{Name: "test_error_handling", Description: "Always fails", InputSchema: noArgs},
 			func(context.Context, *mcp.CallRequest) (*mcp.CallToolResult, error) {
