@@ -1,10 +1,11 @@
 #!/bin/sh
 # install-tools.sh installs the tools that the distribution tests in
-# tests/dist need: goreleaser (pinned), shellcheck, dash and busybox.
+# tests/dist need: goreleaser and actionlint (pinned), shellcheck, dash and
+# busybox.
 #
 #   sh scripts/install-tools.sh
 #
-# goreleaser is built with "go install" into $MCPSHIP_CACHE/tools
+# goreleaser and actionlint are built with "go install" into $MCPSHIP_CACHE/tools
 # (default ~/.cache/mcpship/tools); the tests look for it there. The others
 # come from apt-get when they are missing from PATH, which needs root (or
 # password-less sudo) on a Debian-like system.
@@ -18,6 +19,11 @@ set -eu
 # v2.17 and later do not build from the module proxy here (see docs/install.md).
 GORELEASER_MODULE=github.com/goreleaser/goreleaser/v2
 GORELEASER_VERSION=v2.16.0
+
+# actionlint checks the GitHub Actions workflows in .github/workflows (and,
+# with shellcheck on PATH, the shell in their run steps).
+ACTIONLINT_MODULE=github.com/rhysd/actionlint
+ACTIONLINT_VERSION=v1.7.12
 
 say() { printf 'install-tools: %s\n' "$*" >&2; }
 die() { say "ERROR: $*"; exit 1; }
@@ -39,24 +45,27 @@ unreachable() {
 # elapsed prints the seconds since $1, a "date +%s" value.
 elapsed() { echo "$(($(date +%s) - $1))s"; }
 
-install_goreleaser() {
-	bin=$tools/goreleaser
+# install_go_tool NAME MODULE PACKAGE VERSION builds PACKAGE of MODULE at
+# VERSION into $tools/NAME, unless that version is there already.
+install_go_tool() {
+	name=$1 module=$2 package=$3 version=$4
+	bin=$tools/$name
 	if [ -x "$bin" ] && go version -m "$bin" 2>/dev/null |
-		grep -Eq "^[[:space:]]+mod[[:space:]]+${GORELEASER_MODULE}[[:space:]]+${GORELEASER_VERSION}([[:space:]]|\$)"; then
-		say "goreleaser $GORELEASER_VERSION already in $tools"
+		grep -Eq "^[[:space:]]+mod[[:space:]]+${module}[[:space:]]+${version}([[:space:]]|\$)"; then
+		say "$name $version already in $tools"
 		return
 	fi
 	command -v go >/dev/null 2>&1 || die "go is not on PATH; install Go 1.25 or later, then run this script again"
-	say "building goreleaser $GORELEASER_VERSION into $tools with go install (cold caches take several minutes)..."
+	say "building $name $version into $tools with go install (cold caches can take several minutes)..."
 	start=$(date +%s)
-	if ! GOBIN=$tools go install "$GORELEASER_MODULE@$GORELEASER_VERSION" >"$log" 2>&1; then
+	if ! GOBIN=$tools go install "$package@$version" >"$log" 2>&1; then
 		cat "$log" >&2
 		if unreachable "$log"; then
-			skipped "the Go module proxy ($(go env GOPROXY)) cannot be reached; goreleaser was not installed"
+			skipped "the Go module proxy ($(go env GOPROXY)) cannot be reached; $name was not installed"
 		fi
-		die "go install $GORELEASER_MODULE@$GORELEASER_VERSION failed (output above)"
+		die "go install $package@$version failed (output above)"
 	fi
-	say "goreleaser $GORELEASER_VERSION installed in $(elapsed "$start"): $bin"
+	say "$name $version installed in $(elapsed "$start"): $bin"
 }
 
 install_apt_tools() {
@@ -102,9 +111,10 @@ main() {
 	log=$(mktemp) || die "cannot create a temporary file; check TMPDIR"
 	trap 'rm -f "$log"' EXIT
 	all=$(date +%s)
-	install_goreleaser
+	install_go_tool goreleaser "$GORELEASER_MODULE" "$GORELEASER_MODULE" "$GORELEASER_VERSION"
+	install_go_tool actionlint "$ACTIONLINT_MODULE" "$ACTIONLINT_MODULE/cmd/actionlint" "$ACTIONLINT_VERSION"
 	install_apt_tools
-	say "all tools ready in $(elapsed "$all"); tests find goreleaser in $tools"
+	say "all tools ready in $(elapsed "$all"); tests find goreleaser and actionlint in $tools"
 }
 
 main "$@"

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "install the tools the tests need (goreleaser, shellcheck, dash, busybox; cached)"
+step "install the tools the tests need (goreleaser, actionlint, shellcheck, dash, busybox; cached)"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 sh scripts/install-tools.sh 2>&1 | tee "$log"

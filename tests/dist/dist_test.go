@@ -1,10 +1,10 @@
 // Package dist tests how mcpship is distributed: the GoReleaser
 // configuration, the release archives it builds, install.sh run by real
-// POSIX shells against a fake release server, and "go install" of a tagged
-// module.
+// POSIX shells against a fake release server, "go install" of a tagged
+// module, and the GitHub Actions workflows that test and release.
 //
-// The tests need goreleaser, shellcheck, dash and busybox; each test looks
-// for the ones it uses on PATH and in $MCPSHIP_CACHE/tools (default
+// The tests need goreleaser, actionlint, shellcheck, dash and busybox; each
+// test looks for the ones it uses on PATH and in $MCPSHIP_CACHE/tools (default
 // ~/.cache/mcpship/tools), where scripts/install-tools.sh puts them, and
 // skips when they are missing, unless MCPSHIP_DIST_TOOLS=require, which
 // turns the skip into a failure. "go test -short" skips the release build and
