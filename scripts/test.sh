@@ -17,9 +17,11 @@ else
 fi
 export PATH="${MCPSHIP_CACHE:-$HOME/.cache/mcpship}/tools:$PATH"
 
-step "go vet (the main module, and the benchmark module that builds on it)"
+step "go vet (the main module, and the benchmark module that builds on it; and the main module for macOS and Windows)"
 go vet ./...
 (cd bench && go vet ./...)
+GOOS=darwin go vet ./...
+GOOS=windows go vet ./...
 
 step "gofmt"
 unformatted=$(gofmt -l .)

@@ -17,31 +17,6 @@ import (
 	"github.com/mcpship/mcpship/mcp"
 )
 
-// readPids waits until file lists n pids, and returns them.
-func readPids(t *testing.T, file string, n int) []int {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		b, _ := os.ReadFile(file)
-		fields := strings.Fields(string(b))
-		if len(fields) >= n {
-			var pids []int
-			for _, f := range fields {
-				pid, err := strconv.Atoi(f)
-				if err != nil {
-					t.Fatalf("pid file %s: %v", file, err)
-				}
-				pids = append(pids, pid)
-			}
-			return pids
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("pid file %s lists %d pids after 10s, want %d", file, len(fields), n)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // alive reports whether pid is a live process: it exists and is not a
 // zombie waiting to be collected.
 func alive(pid int) (bool, string) {
