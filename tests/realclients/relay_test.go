@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -22,7 +23,9 @@ import (
 // on loopback only, for clients that speak nothing else (the conformance
 // suite). Each initialize starts a new server process and session
 // (Mcp-Session-Id); requests without a session go to one shared process,
-// as stateless 2026-07-28 requests may.
+// as stateless 2026-07-28 requests may. So does an initialize whose
+// MCP-Protocol-Version header names revision 2026-07-28, where initialize
+// is not a method; the server answers it.
 //
 // A reply is plain JSON unless the server sends notifications while the
 // request runs and the client accepts text/event-stream: then the response
@@ -33,6 +36,12 @@ import (
 // request waits are dropped (there is no standalone GET stream), and so
 // are requests from the server to the client, which the stdio side never
 // sees answered.
+//
+// The relay answers nothing itself: every reply is the server's, byte for
+// byte. Only the HTTP status of a revision 2026-07-28 request (one without
+// a session whose MCP-Protocol-Version header names no legacy revision)
+// follows the server's JSON-RPC error, as that revision's HTTP transport
+// asks (see modernHTTPStatus); a legacy reply is always 200.
 type httpRelay struct {
 	t   *testing.T
 	cmd []string // the server command: program and arguments
@@ -120,8 +129,9 @@ func (r *httpRelay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 
 	var child *stdioChild
 	session := req.Header.Get("Mcp-Session-Id")
+	modern := session == "" && isModernHeader(req.Header.Get("Mcp-Protocol-Version"))
 	switch {
-	case msg.Method == "initialize":
+	case msg.Method == "initialize" && !modern:
 		if child, err = r.newChild(); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -211,6 +221,9 @@ func (r *httpRelay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 				return
 			}
 			w.Header().Set("Content-Type", "application/json")
+			if modern {
+				w.WriteHeader(modernHTTPStatus(b))
+			}
 			w.Write(b)
 			return
 		case <-ctx.Done():
@@ -220,6 +233,43 @@ func (r *httpRelay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 	}
+}
+
+// legacyRevisions are the protocol revisions whose HTTP transport answers
+// every JSON-RPC reply, error or not, with 200.
+var legacyRevisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+
+// isModernHeader reports whether an MCP-Protocol-Version header value
+// belongs to revision 2026-07-28 or later (or to a revision nobody knows,
+// which the server answers with -32022).
+func isModernHeader(v string) bool {
+	return v != "" && !slices.Contains(legacyRevisions, v)
+}
+
+// modernHTTPStatus is the HTTP status of a plain JSON reply to a 2026-07-28
+// request, from the JSON-RPC error code the server put in it. The
+// conformance suite (0.2.0-alpha.12) quotes the transport's rules: "If the
+// server does not implement the requested RPC method, it MUST respond with
+// 404 Not Found and a JSON-RPC error with code -32601"; rejections of
+// requests missing required _meta fields (-32602), an unsupported protocol
+// version (-32022), a header mismatch (-32020) and a missing client
+// capability (-32021) use 400 Bad Request. Any other reply is 200.
+func modernHTTPStatus(reply []byte) int {
+	var r struct {
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(reply, &r) != nil || r.Error == nil {
+		return http.StatusOK
+	}
+	switch r.Error.Code {
+	case -32601:
+		return http.StatusNotFound
+	case -32700, -32600, -32602, -32020, -32021, -32022:
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
 }
 
 // pendingReply is a request waiting for its reply, with the notifications
