@@ -392,3 +392,66 @@ func (c *stdioChild) stop() {
 	}
 	c.cmd.Wait()
 }
+
+// TestHTTPRelayModernStatus checks the HTTP status the relay gives replies:
+// at revision 2026-07-28 the one the server's JSON-RPC error asks for, with
+// the server's reply as the body; at a legacy revision always 200.
+func TestHTTPRelayModernStatus(t *testing.T) {
+	relay := startHTTPRelay(t, servers[0].args())
+	meta := func(version string) string {
+		return `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + version + `","io.modelcontextprotocol/clientCapabilities":{}}`
+	}
+	post := func(header, session, body string) (int, string, http.Header) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, relay.url, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if header != "" {
+			req.Header.Set("Mcp-Protocol-Version", header)
+		}
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b), res.Header
+	}
+	for _, c := range []struct {
+		name, header, body string
+		status             int
+		reply              string // in the body
+	}{
+		{"discover", rev20260728, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta(rev20260728) + `}}`, 200, `"supportedVersions"`},
+		{"removed-method", rev20260728, `{"jsonrpc":"2.0","id":2,"method":"ping","params":{` + meta(rev20260728) + `}}`, 404, `"code":-32601`},
+		{"initialize", rev20260728, `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{` + meta(rev20260728) + `}}`, 404, `"code":-32601`},
+		{"unsupported-version", "v999", `{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{` + meta("v999") + `}}`, 400, `"code":-32022`},
+		{"missing-meta", rev20260728, `{"jsonrpc":"2.0","id":5,"method":"server/discover","params":{}}`, 400, `"code":-32602`},
+		{"tool-error", rev20260728, `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"mcpship_version","arguments":[1],` + meta(rev20260728) + `}}`, 200, `"isError":true`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			status, body, _ := post(c.header, "", c.body)
+			if status != c.status || !strings.Contains(body, c.reply) {
+				t.Errorf("HTTP %d %s, want %d and %s", status, body, c.status, c.reply)
+			}
+		})
+	}
+	t.Run("legacy", func(t *testing.T) {
+		status, body, h := post("", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+rev20251125+`","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+		session := h.Get("Mcp-Session-Id")
+		if status != 200 || session == "" {
+			t.Fatalf("initialize: HTTP %d, session %q: %s", status, session, body)
+		}
+		post(rev20251125, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		status, body, _ = post(rev20251125, session, `{"jsonrpc":"2.0","id":2,"method":"no/such/method"}`)
+		if status != 200 || !strings.Contains(body, `"code":-32601`) {
+			t.Errorf("legacy unknown method: HTTP %d %s, want 200 and -32601", status, body)
+		}
+	})
+}
