@@ -65,10 +65,21 @@ var skippedScenarios = map[string]string{
 // conformanceCheck is one check of a scenario, as the suite saves it in
 // checks.json.
 type conformanceCheck struct {
-	ID           string `json:"id"`
-	Name         string `json:"name"`
-	Status       string `json:"status"` // SUCCESS, FAILURE, WARNING or INFO
-	ErrorMessage string `json:"errorMessage"`
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Status       string          `json:"status"` // SUCCESS, FAILURE, WARNING or INFO (0.2.0 adds SKIPPED)
+	ErrorMessage string          `json:"errorMessage"`
+	Details      json.RawMessage `json:"details"`
+}
+
+// note is the "note" of the check's details, which says why the suite
+// skipped it, or "".
+func (c conformanceCheck) note() string {
+	var d struct {
+		Note string `json:"note"`
+	}
+	json.Unmarshal(c.Details, &d)
+	return d.Note
 }
 
 // TestConformanceFixtures runs the conformance suite's server scenarios

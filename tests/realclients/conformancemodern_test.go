@@ -1,7 +1,6 @@
 package realclients
 
 import (
-	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
@@ -178,7 +177,7 @@ func runModernScenario(t *testing.T, node, suite string, env func(string) []stri
 	dir := t.TempDir()
 	out := filepath.Join(dir, "results")
 	r := runTool(t, 2*time.Minute, dir, env(dir), node, suite, "server", "--url", url, "--scenario", scenario, "--spec-version", rev20260728, "-o", out)
-	checks := readModernChecks(t, out, scenario)
+	checks := readChecks(t, out, scenario)
 	if len(checks) == 0 {
 		t.Fatalf("conformance %s: no checks saved\n%s", scenario, r)
 	}
@@ -218,39 +217,4 @@ func runModernScenario(t *testing.T, node, suite string, env func(string) []stri
 	if t.Failed() {
 		t.Logf("suite output:\n%s", r)
 	}
-}
-
-// modernCheck is a check as the 0.2.0 suite saves it in checks.json.
-type modernCheck struct {
-	conformanceCheck
-	Details json.RawMessage `json:"details"`
-}
-
-// note is the "note" of the check's details, which says why the suite
-// skipped it, or "".
-func (c modernCheck) note() string {
-	var d struct {
-		Note string `json:"note"`
-	}
-	json.Unmarshal(c.Details, &d)
-	return d.Note
-}
-
-// readModernChecks reads the checks.json that the suite saved for scenario
-// under dir.
-func readModernChecks(t *testing.T, dir, scenario string) []modernCheck {
-	t.Helper()
-	found, _ := filepath.Glob(filepath.Join(dir, "server-"+scenario+"-*", "checks.json"))
-	if len(found) != 1 {
-		t.Fatalf("want one checks.json for %s under %s, found %v", scenario, dir, found)
-	}
-	b, err := os.ReadFile(found[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var checks []modernCheck
-	if err := json.Unmarshal(b, &checks); err != nil {
-		t.Fatalf("%s: %v", found[0], err)
-	}
-	return checks
 }
