@@ -47,16 +47,7 @@ type quickDecoder struct {
 // maxQuickDepth bounds the recursion; deeper values go to encoding/json.
 const maxQuickDepth = 1000
 
-func (d *quickDecoder) space() {
-	for d.i < len(d.b) {
-		switch d.b[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
+func (d *quickDecoder) space() { d.i = skipSpace(d.b, d.i) }
 
 func (d *quickDecoder) value() (any, bool) {
 	d.space()
