@@ -138,10 +138,8 @@ func bareKey(k string) bool { return k != "" && strings.IndexFunc(k, notBareKeyR
 
 // notBareKeyRune reports whether r cannot be part of a TOML bare key.
 func notBareKeyRune(r rune) bool {
-	return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || isDigit(byte(r)) && r < 0x80 || r == '_' || r == '-')
+	return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '-')
 }
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func tomlKey(key []string) string {
 	parts := make([]string, len(key))

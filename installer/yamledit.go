@@ -251,7 +251,7 @@ func (d *yamlDoc) render(name string, e []field, indent, inner string) string {
 // plainKey reports whether k matches ^[A-Za-z_][A-Za-z0-9_-]*$ (a loop,
 // not a regexp compiled at every start-up).
 func plainKey(k string) bool {
-	return k != "" && !isDigit(k[0]) && k[0] != '-' && strings.IndexFunc(k, notBareKeyRune) < 0
+	return bareKey(k) && (k[0] < '0' || k[0] > '9') && k[0] != '-'
 }
 
 func yamlKey(k string) string {
