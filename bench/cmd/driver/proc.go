@@ -281,22 +281,28 @@ func syscw(pid int) int64 {
 }
 
 // vmHWM returns the peak resident set size of pid, in bytes.
-func vmHWM(pid int) int64 { return statusKB(pid, "VmHWM:") }
+func vmHWM(pid int) int64 { return statusKB(pid, "VmHWM:")[0] }
 
-// statusKB returns a "NAME: N kB" line of /proc/PID/status, in bytes, or
-// -1 when it cannot be read.
-func statusKB(pid int, name string) int64 {
+// statusKB returns "NAME: N kB" lines of /proc/PID/status, one read for
+// all, in bytes; -1 for a name it cannot read.
+func statusKB(pid int, names ...string) []int64 {
+	out := make([]int64, len(names))
+	for i := range out {
+		out[i] = -1
+	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return -1
+		return out
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, name); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
+		for i, name := range names {
+			if v, ok := strings.CutPrefix(l, name); ok {
+				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+				out[i] = kb << 10
+			}
 		}
 	}
-	return -1
+	return out
 }
 
 // tailBuffer keeps the last max bytes written.

@@ -114,8 +114,8 @@ func sessions(servers []*server, warm, nSeq, nPipe, chunks int) map[string]*sess
 			// Every reply of every chunk had a distinct id among those the
 			// chunk sent: each id was answered exactly once.
 		}
-		l.r.HWM = vmHWM(l.p.pid())
-		l.r.Anon, l.r.File = statusKB(l.p.pid(), "RssAnon:"), statusKB(l.p.pid(), "RssFile:")
+		m := statusKB(l.p.pid(), "VmHWM:", "RssAnon:", "RssFile:")
+		l.r.HWM, l.r.Anon, l.r.File = m[0], m[1], m[2]
 	}
 	return out
 }
