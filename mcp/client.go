@@ -6,12 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 )
+
+// ErrConnectionClosed is the error, wrapped, that a [Client]'s calls return
+// once the connection has ended: the server closed its output (a started
+// command usually because it exited), writing to it found the other end
+// closed, or [Client.Close] was called. Test for it with [errors.Is].
+var ErrConnectionClosed = errors.New("mcp: connection closed")
 
 // ClientOptions tune a Client. The zero value of each field picks the
 // default documented on it.
@@ -160,7 +167,7 @@ func (c *Client) readLoop(r io.Reader) {
 		}
 	}
 	if errors.Is(err, io.EOF) {
-		err = errors.New("mcp: the server closed its output")
+		err = fmt.Errorf("%w: the server closed its output", ErrConnectionClosed)
 	}
 	c.mu.Lock()
 	c.readErr = err
@@ -184,7 +191,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	c.mu.Unlock()
 	if err := c.out.write(&request{JSONRPC: "2.0", ID: id, Method: method, Params: params}); err != nil {
 		c.forget(id)
-		return fmt.Errorf("mcp: sending %s: %w", method, err)
+		return fmt.Errorf("mcp: sending %s: %w", method, closedError(err))
 	}
 	select {
 	case m := <-ch:
@@ -222,7 +229,19 @@ func (c *Client) forget(id int64) {
 
 // Notify sends a notification.
 func (c *Client) Notify(method string, params any) error {
-	return c.out.write(&notification{JSONRPC: "2.0", Method: method, Params: params})
+	if err := c.out.write(&notification{JSONRPC: "2.0", Method: method, Params: params}); err != nil {
+		return fmt.Errorf("mcp: sending %s: %w", method, closedError(err))
+	}
+	return nil
+}
+
+// closedError adds [ErrConnectionClosed] to a write error that says the
+// connection has ended: a broken pipe, or a stream already closed.
+func closedError(err error) error {
+	if errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) || errors.Is(err, io.ErrClosedPipe) {
+		return fmt.Errorf("%w: %w", ErrConnectionClosed, err)
+	}
+	return err
 }
 
 // Initialize performs the handshake at protocol revision version (the

@@ -20,8 +20,10 @@ const (
 	CodeUnsupportedProtocolVersion = -32022
 )
 
-// Error is a JSON-RPC error object. A handler may return one to choose the
-// code sent to the client; any other error becomes CodeInternalError.
+// Error is a JSON-RPC error object. A [ToolHandler] that returns one (or an
+// error wrapping one) fails the call with it as a protocol error; any other
+// error a handler returns becomes a [CallToolResult] with IsError set, for
+// the model to read. [Client.Call] returns an error reply as an *Error.
 type Error struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`

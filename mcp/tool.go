@@ -102,10 +102,12 @@ func StructuredResult(v any, summary string) *CallToolResult {
 // ToolHandler runs one call of a tool. The context is cancelled when the
 // client cancels the call or the server shuts down.
 //
-// A returned *Error is sent to the client as a JSON-RPC error. Any other
-// error becomes a result with IsError set and the error's text, which is how
-// MCP reports a tool that failed. A panic is recovered and reported as an
-// internal error; the session goes on.
+// A returned [*Error] (or an error wrapping one, as [errors.As] finds it)
+// is sent to the client as a JSON-RPC error: use it for a request the
+// server cannot serve. Any other error becomes a result with IsError set
+// and the error's text, which is how MCP reports a tool that failed, for the
+// model to read. A panic is recovered and reported as a JSON-RPC error with
+// [CodeInternalError]; the session goes on.
 type ToolHandler func(ctx context.Context, req *CallRequest) (*CallToolResult, error)
 
 // ValidToolName reports whether name is accepted by AddTool: it matches
