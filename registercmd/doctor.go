@@ -58,7 +58,7 @@ type checked struct {
 	Scope  installer.Scope  `json:"scope"`
 	File   string           `json:"file"`
 	Server installer.Server `json:"server"`
-	installer.Health
+	health
 }
 
 func runDoctor(c *cli.Context, name string) error {
@@ -127,7 +127,7 @@ func runDoctor(c *cli.Context, name string) error {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			r.Health = installer.Check(c.Context, r.Server, env.ProjectDir, c.Duration("timeout"))
+			r.health = probe(c.Context, r.Server, env.ProjectDir, c.Duration("timeout"))
 		}()
 	}
 	wg.Wait()

@@ -1,4 +1,4 @@
-package installer
+package registercmd
 
 import (
 	"context"
@@ -8,15 +8,15 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/mcpship/mcpship/installer"
 	"github.com/mcpship/mcpship/mcp"
 )
 
-// Health is the outcome of checking one registered server: whether it
+// health is the outcome of probing one registered server: whether it
 // starts and answers an MCP handshake and tools/list.
-type Health struct {
+type health struct {
 	OK bool `json:"ok"`
 	// Problem is "", "not found", "exited", "timed out" or "protocol error".
 	Problem         string `json:"problem,omitempty"`
@@ -29,20 +29,20 @@ type Health struct {
 	Millis          int64  `json:"ms"` // from start to the tools/list answer, or to the failure
 }
 
-// Check starts s as its client would (its command, arguments and
+// probe starts s as its client would (its command, arguments and
 // environment on top of this process's, in dir when s names no directory),
 // performs the MCP handshake and lists its tools, all within timeout, then
 // stops it.
-func Check(ctx context.Context, s Server, dir string, timeout time.Duration) Health {
+func probe(ctx context.Context, s installer.Server, dir string, timeout time.Duration) health {
 	start := time.Now()
-	h := check(ctx, s, dir, timeout)
+	h := handshake(ctx, s, dir, timeout)
 	h.Millis = time.Since(start).Milliseconds()
 	return h
 }
 
-func check(ctx context.Context, s Server, dir string, timeout time.Duration) (h Health) {
+func handshake(ctx context.Context, s installer.Server, dir string, timeout time.Duration) (h health) {
 	if s.Command == "" {
-		return Health{Problem: "not found", Detail: "the entry has no command (a remote server? only stdio servers can be checked)"}
+		return health{Problem: "not found", Detail: "the entry has no command (a remote server? only stdio servers can be checked)"}
 	}
 	cmd := exec.Command(s.Command, s.Args...)
 	cmd.Dir = dir
@@ -60,9 +60,9 @@ func check(ctx context.Context, s Server, dir string, timeout time.Duration) (h 
 	})
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
-			return Health{Problem: "not found", Detail: fmt.Sprintf("cannot start %q: %v; is it installed, and on the PATH the assistant uses?", s.Command, err)}
+			return health{Problem: "not found", Detail: fmt.Sprintf("cannot start %q: %v; is it installed, and on the PATH the assistant uses?", s.Command, err)}
 		}
-		return Health{Problem: "not found", Detail: fmt.Sprintf("cannot start %q: %v", s.Command, err)}
+		return health{Problem: "not found", Detail: fmt.Sprintf("cannot start %q: %v", s.Command, err)}
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -75,17 +75,17 @@ func check(ctx context.Context, s Server, dir string, timeout time.Duration) (h 
 			}
 		}
 	}()
-	fail := func(step string, err error) Health {
+	fail := func(step string, err error) health {
 		var rpcErr *mcp.Error
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
-			return Health{Problem: "timed out", Detail: fmt.Sprintf("no answer to %s within %v", step, timeout)}
+			return health{Problem: "timed out", Detail: fmt.Sprintf("no answer to %s within %v", step, timeout)}
 		case errors.As(err, &rpcErr):
-			return Health{Problem: "protocol error", Detail: fmt.Sprintf("%s: %v", step, err)}
-		case errors.Is(err, syscall.EPIPE) || strings.Contains(err.Error(), "closed its output"):
-			return Health{Problem: "exited", Detail: fmt.Sprintf("the server stopped before answering %s", step)}
+			return health{Problem: "protocol error", Detail: fmt.Sprintf("%s: %v", step, err)}
+		case errors.Is(err, mcp.ErrConnectionClosed):
+			return health{Problem: "exited", Detail: fmt.Sprintf("the server stopped before answering %s", step)}
 		}
-		return Health{Problem: "protocol error", Detail: strings.TrimPrefix(err.Error(), "mcp: ")}
+		return health{Problem: "protocol error", Detail: strings.TrimPrefix(err.Error(), "mcp: ")}
 	}
 	init, err := c.Initialize(ctx, "")
 	if err != nil {
@@ -95,6 +95,6 @@ func check(ctx context.Context, s Server, dir string, timeout time.Duration) (h 
 	if err != nil {
 		return fail("tools/list", err)
 	}
-	return Health{OK: true, ProtocolVersion: init.ProtocolVersion, ServerName: init.ServerInfo.Name,
+	return health{OK: true, ProtocolVersion: init.ProtocolVersion, ServerName: init.ServerInfo.Name,
 		ServerVersion: init.ServerInfo.Version, Tools: len(tools)}
 }
