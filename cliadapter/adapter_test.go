@@ -85,8 +85,13 @@ var testOptions = Options{
 // connect serves the tools on an in-memory pipe and returns a client.
 func connect(t *testing.T, opts Options) *mcp.Client {
 	t.Helper()
+	return connectApp(t, newTestApp, opts)
+}
+
+func connectApp(t *testing.T, newApp func() *cli.App, opts Options) *mcp.Client {
+	t.Helper()
 	srv := mcp.NewServer(mcp.Implementation{Name: "demo", Version: "1"}, &mcp.ServerOptions{MaxConcurrentCalls: 64})
-	if err := AddTools(srv, newTestApp, opts); err != nil {
+	if err := AddTools(srv, newApp, opts); err != nil {
 		t.Fatal(err)
 	}
 	cr, sw := io.Pipe()
@@ -363,5 +368,32 @@ func TestCommandsInit(t *testing.T) {
 	opts.Tools = []Tool{{Command: "show"}}
 	if hasFlag(Commands(newTestApp, opts)[1], "allow-write") {
 		t.Error("init has --allow-write though no tool is write-side")
+	}
+}
+
+// TestResultPolicy pins the policy of package toolresult, which the
+// manifest runner shares: a JSON command's non-object value is wrapped as
+// {"result": v}; output that is not JSON, or was truncated, is an error.
+func TestResultPolicy(t *testing.T) {
+	newApp := func() *cli.App {
+		return &cli.App{Name: "p", Flags: []cli.Flag{&cli.StringFlag{Name: "out"}}, Action: func(c *cli.Context) error {
+			fmt.Fprint(c.App.Writer, c.String("out"))
+			return nil
+		}}
+	}
+	c := connectApp(t, newApp, Options{Tools: []Tool{{JSON: true, NoArgs: true}}, MaxOutputBytes: 64})
+	res := call(t, c, "p", map[string]any{"out": `[1,"two",100000000000000000000]`})
+	got, _ := json.Marshal(res.StructuredContent)
+	if res.IsError || string(got) != `{"result":[1,"two",100000000000000000000]}` {
+		t.Errorf("an array: isError %v, structuredContent %s", res.IsError, got)
+	}
+	res = call(t, c, "p", map[string]any{"out": "plain words"})
+	if !res.IsError || !strings.Contains(res.Content[0].Text, "p was expected to print JSON but printed something else") ||
+		!strings.Contains(res.Content[0].Text, "stdout:\nplain words") {
+		t.Errorf("not JSON: %+v", res)
+	}
+	res = call(t, c, "p", map[string]any{"out": `["` + strings.Repeat("x", 100) + `"]`})
+	if !res.IsError || !strings.Contains(res.Content[0].Text, "p printed 104 bytes of JSON, more than the 64 this tool keeps (cliadapter.Options.MaxOutputBytes)") {
+		t.Errorf("truncated JSON: %+v", res)
 	}
 }

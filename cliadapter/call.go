@@ -3,13 +3,12 @@ package cliadapter
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpship/mcpship/internal/toolresult"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -32,10 +31,9 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 	if err != nil {
 		return nil, err
 	}
-	stdout := &capBuffer{max: a.opts.MaxOutputBytes}
-	stderr := &capBuffer{max: a.opts.MaxOutputBytes}
+	out := toolresult.New(a.opts.MaxOutputBytes, "cliadapter.Options.MaxOutputBytes")
 	app.Reader = strings.NewReader("") // never the protocol stream
-	app.Writer, app.ErrWriter = stdout, stderr
+	app.Writer, app.ErrWriter = &out.Stdout, &out.Stderr
 	app.ExitErrHandler = func(*cli.Context, error) {} // never os.Exit
 	app.DisableSliceFlagSeparator = true              // each item is one value, commas and all
 	isolate(app)
@@ -45,36 +43,16 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 	if okCodes == nil {
 		okCodes = []int{0}
 	}
-	if !slices.Contains(okCodes, code) {
-		var b strings.Builder
-		fmt.Fprintf(&b, "%s exited with status %d", strings.Join(argv[:1+len(t.path)], " "), code)
-		if runErr != nil {
-			fmt.Fprintf(&b, ": %v", runErr)
-		}
-		for _, s := range []struct {
-			name string
-			buf  *capBuffer
-		}{{"stderr", stderr}, {"stdout", stdout}} {
-			if text := s.buf.text(); text != "" {
-				fmt.Fprintf(&b, "\n%s:\n%s", s.name, strings.TrimRight(text, "\n"))
-			}
-		}
-		return mcp.ErrorResult("%s", b.String()), nil
+	prog := strings.Join(argv[:1+len(t.path)], " ")
+	switch {
+	case !slices.Contains(okCodes, code) && runErr != nil:
+		return out.Error("%s exited with status %d: %v", prog, code, runErr), nil
+	case !slices.Contains(okCodes, code):
+		return out.Error("%s exited with status %d.", prog, code), nil
+	case t.spec.JSON:
+		return out.JSON(prog, code, nil), nil
 	}
-	out := stdout.text()
-	if t.spec.JSON && !stdout.truncated() {
-		var obj map[string]any
-		if json.Unmarshal([]byte(out), &obj) == nil && obj != nil {
-			return mcp.StructuredResult(obj, out), nil
-		}
-	}
-	if out == "" {
-		out = "(no output)"
-	}
-	if code != 0 {
-		out += fmt.Sprintf("\n(exit status %d)", code)
-	}
-	return mcp.TextResult(out), nil
+	return out.Text(code), nil
 }
 
 // isolate keeps urfave/cli's package-level help flag, help command and
@@ -90,40 +68,4 @@ func isolate(app *cli.App) {
 		}
 	}
 	walk(app.Commands)
-}
-
-// capBuffer keeps the first max bytes written; safe for concurrent writes
-// from the goroutines of one command.
-type capBuffer struct {
-	mu    sync.Mutex
-	max   int
-	buf   []byte
-	total int
-}
-
-func (b *capBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.total += len(p)
-	if room := b.max - len(b.buf); room > 0 {
-		b.buf = append(b.buf, p[:min(room, len(p))]...)
-	}
-	return len(p), nil
-}
-
-func (b *capBuffer) truncated() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.total > len(b.buf)
-}
-
-// text returns what was kept, with a note when output was dropped.
-func (b *capBuffer) text() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s := string(b.buf)
-	if b.total > len(b.buf) {
-		s += fmt.Sprintf("\n[output truncated: %d of %d bytes shown]", len(b.buf), b.total)
-	}
-	return s
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/toolresult"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -93,8 +94,7 @@ type runResult struct {
 	startErr  error
 	timedOut  bool
 	cancelled bool
-	stdout    capBuffer
-	stderr    capBuffer
+	out       *toolresult.Capture
 	elapsed   time.Duration
 }
 
@@ -102,7 +102,7 @@ type runResult struct {
 // for it, stopping the whole group when ctx ends or the timeout passes.
 // No process of the group outlives run.
 func (t *tool) run(ctx context.Context, prog string, argv, env []string) *runResult {
-	r := &runResult{code: -1, stdout: capBuffer{max: t.maxOut}, stderr: capBuffer{max: t.maxOut}}
+	r := &runResult{code: -1, out: toolresult.New(t.maxOut, "maxOutputBytes in "+t.m.file)}
 	start := time.Now()
 	defer func() { r.elapsed = time.Since(start) }()
 	outR, outW, err := os.Pipe()
@@ -130,9 +130,9 @@ func (t *tool) run(ctx context.Context, prog string, argv, env []string) *runRes
 	}
 	var copying sync.WaitGroup
 	for _, c := range []struct {
-		dst *capBuffer
+		dst *toolresult.Buffer
 		src *os.File
-	}{{&r.stdout, outR}, {&r.stderr, errR}} {
+	}{{&r.out.Stdout, outR}, {&r.out.Stderr, errR}} {
 		copying.Add(1)
 		go func() {
 			defer copying.Done()
@@ -208,23 +208,6 @@ func reap(pid int) {
 		}
 	}
 }
-
-// capBuffer keeps the first max bytes written and counts the rest.
-type capBuffer struct {
-	max   int
-	buf   []byte
-	total int64
-}
-
-func (b *capBuffer) Write(p []byte) (int, error) {
-	b.total += int64(len(p))
-	if room := b.max - len(b.buf); room > 0 {
-		b.buf = append(b.buf, p[:min(room, len(p))]...)
-	}
-	return len(p), nil
-}
-
-func (b *capBuffer) truncated() bool { return b.total > int64(len(b.buf)) }
 
 // calls counts the runs in progress; once closed, no run may start.
 type calls struct {

@@ -1,0 +1,208 @@
+// Package toolresult turns what a command printed into an MCP tool result.
+// Both tool sources use it, manifest commands run as processes and
+// urfave/cli commands run in process, so a tool's output reads the same
+// whichever way it was served. The policy:
+//
+//   - Each stream keeps its first bytes up to a limit ([New]); the rest is
+//     counted and dropped. A kept stream that lost bytes ends with the note
+//     "[stdout truncated: N of M bytes shown; raise LIMIT to keep more]".
+//   - Text output ([Capture.Text]) is stdout, "(no output)" when empty, and
+//     "(exit status N)" on a line of its own for a non-zero exit code that
+//     the tool counts as normal.
+//   - JSON output ([Capture.JSON]) is one JSON value on stdout. An object
+//     is the result's structuredContent; any other value v is wrapped as
+//     {"result": v}, because structuredContent must be an object and a
+//     list or number is still data a client can use. The text content is
+//     an optional summary, then the JSON itself for clients that ignore
+//     structuredContent. Output that is not one JSON value, or that was
+//     truncated (the value is cut, so it cannot be read), is an error
+//     result saying so: a tool that promised JSON and printed something
+//     else is broken, and a silent text fallback would hide that.
+//   - A run that failed ([Capture.Error]) is an isError result: the
+//     message, then stderr and stdout, each with its truncation note.
+//
+// Numbers in JSON output keep their exact text (1e400 and
+// 100000000000000000000 are passed on as written).
+package toolresult
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// Capture collects the stdout and stderr of one run.
+type Capture struct {
+	Stdout Buffer
+	Stderr Buffer
+	limit  string
+}
+
+// New returns a Capture keeping at most max bytes of each stream. limit
+// names the setting that sets max, for messages, such as
+// "maxOutputBytes in mcpship.json".
+func New(max int, limit string) *Capture {
+	c := &Capture{limit: limit}
+	c.Stdout = Buffer{name: "stdout", max: max}
+	c.Stderr = Buffer{name: "stderr", max: max}
+	return c
+}
+
+// Text returns stdout as a text result; code is the exit status, noted
+// when it is not 0.
+func (c *Capture) Text(code int) *mcp.CallToolResult {
+	text := c.Stdout.String() + c.note(&c.Stdout)
+	if text == "" {
+		text = "(no output)"
+	}
+	if code != 0 {
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		text += fmt.Sprintf("(exit status %d)", code)
+	}
+	return mcp.TextResult(text)
+}
+
+// JSON returns stdout, which must be one JSON value, as a structured
+// result. prog names the command in messages; code is the exit status.
+// summary, when not nil, gives the text shown before the JSON.
+func (c *Capture) JSON(prog string, code int, summary func(obj map[string]any) string) *mcp.CallToolResult {
+	out := &c.Stdout
+	out.mu.Lock()
+	kept, total, truncated := out.buf, out.total, out.total > int64(len(out.buf))
+	out.mu.Unlock()
+	if truncated {
+		return mcp.ErrorResult("%s printed %d bytes of JSON, more than the %d this tool keeps (%s); narrow the request or raise the limit.",
+			prog, total, out.max, c.limit)
+	}
+	dec := json.NewDecoder(bytes.NewReader(kept))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	if err == nil && dec.More() {
+		err = fmt.Errorf("more than one JSON value")
+	}
+	if err != nil {
+		return c.Error("%s was expected to print JSON but printed something else (%v).", prog, err)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		obj = map[string]any{"result": v}
+	}
+	raw, err := json.Marshal(obj)
+	if err != nil { // a json.Number that is not a number cannot come from Decode
+		return c.Error("%s printed JSON that cannot be passed on: %v", prog, err)
+	}
+	res := &mcp.CallToolResult{StructuredContent: obj}
+	var head string
+	if summary != nil {
+		head = summary(obj)
+	}
+	if code != 0 {
+		head = strings.TrimPrefix(head+fmt.Sprintf(" (exit status %d)", code), " ")
+	}
+	if head != "" {
+		res.Content = append(res.Content, mcp.Content{Type: "text", Text: head})
+	}
+	res.Content = append(res.Content, mcp.Content{Type: "text", Text: string(raw)})
+	return res
+}
+
+// Error returns an isError result: the message, then stderr and stdout
+// when they are not empty.
+func (c *Capture) Error(format string, args ...any) *mcp.CallToolResult {
+	var b strings.Builder
+	fmt.Fprintf(&b, format, args...)
+	for _, s := range []*Buffer{&c.Stderr, &c.Stdout} {
+		if text := s.String(); text != "" || s.Total() > 0 {
+			fmt.Fprintf(&b, "\n%s:\n%s%s", s.name, strings.TrimRight(text, "\n"), c.note(s))
+		}
+	}
+	return mcp.ErrorResult("%s", b.String())
+}
+
+// note says how much of a stream was dropped, or is "".
+func (c *Capture) note(b *Buffer) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.total == int64(len(b.buf)) {
+		return ""
+	}
+	return fmt.Sprintf("\n[%s truncated: %d of %d bytes shown; raise %s to keep more]", b.name, len(b.buf), b.total, c.limit)
+}
+
+// Buffer keeps the first bytes written to it, up to its Capture's limit,
+// counts the rest, and remembers the last line written. It is safe for
+// concurrent use.
+type Buffer struct {
+	mu    sync.Mutex
+	name  string
+	max   int
+	buf   []byte
+	total int64
+	line  []byte // the line being written, at most maxLine bytes
+	last  string // the last complete non-blank line
+}
+
+// maxLine bounds what LastLine keeps of one line.
+const maxLine = 200
+
+// Write keeps what fits and always reports success, so that a writer is
+// never blocked or failed by the limit.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.total += int64(len(p))
+	if room := b.max - len(b.buf); room > 0 {
+		b.buf = append(b.buf, p[:min(room, len(p))]...)
+	}
+	for rest := p; len(rest) > 0; {
+		i := bytes.IndexAny(rest, "\r\n") // a progress bar redraws with \r
+		if i < 0 {
+			b.line = append(b.line, rest[:min(len(rest), maxLine-len(b.line))]...)
+			break
+		}
+		b.line = append(b.line, rest[:min(i, maxLine-len(b.line))]...)
+		if l := bytes.TrimSpace(b.line); len(l) > 0 {
+			b.last = string(l)
+		}
+		b.line, rest = b.line[:0], rest[i+1:]
+	}
+	return len(p), nil
+}
+
+// String returns what was kept.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}
+
+// Total returns how many bytes were written, kept or not.
+func (b *Buffer) Total() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.total
+}
+
+// LastLine returns the last non-blank line written so far (the line
+// being written when it has text), at most 200 bytes of it, as valid
+// UTF-8. It is "" before any text.
+func (b *Buffer) LastLine() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.last
+	if l := bytes.TrimSpace(b.line); len(l) > 0 {
+		s = string(l)
+	}
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return s
+}
