@@ -372,8 +372,9 @@ func TestCommandsInit(t *testing.T) {
 }
 
 // TestResultPolicy pins the policy of package toolresult, which the
-// manifest runner shares: a JSON command's non-object value is wrapped as
-// {"result": v}; output that is not JSON, or was truncated, is an error.
+// manifest runner shares: a JSON array is wrapped as {"result": v}; a
+// command marked JSON may print text, which stays text, truncation note
+// and all.
 func TestResultPolicy(t *testing.T) {
 	newApp := func() *cli.App {
 		return &cli.App{Name: "p", Flags: []cli.Flag{&cli.StringFlag{Name: "out"}}, Action: func(c *cli.Context) error {
@@ -384,16 +385,18 @@ func TestResultPolicy(t *testing.T) {
 	c := connectApp(t, newApp, Options{Tools: []Tool{{JSON: true, NoArgs: true}}, MaxOutputBytes: 64})
 	res := call(t, c, "p", map[string]any{"out": `[1,"two",100000000000000000000]`})
 	got, _ := json.Marshal(res.StructuredContent)
-	if res.IsError || string(got) != `{"result":[1,"two",100000000000000000000]}` {
-		t.Errorf("an array: isError %v, structuredContent %s", res.IsError, got)
+	if res.IsError || string(got) != `{"result":[1,"two",100000000000000000000]}` || res.Content[0].Text != string(got) {
+		t.Errorf("an array: isError %v, structuredContent %s, text %q", res.IsError, got, res.Content[0].Text)
 	}
-	res = call(t, c, "p", map[string]any{"out": "plain words"})
-	if !res.IsError || !strings.Contains(res.Content[0].Text, "p was expected to print JSON but printed something else") ||
-		!strings.Contains(res.Content[0].Text, "stdout:\nplain words") {
-		t.Errorf("not JSON: %+v", res)
-	}
-	res = call(t, c, "p", map[string]any{"out": `["` + strings.Repeat("x", 100) + `"]`})
-	if !res.IsError || !strings.Contains(res.Content[0].Text, "p printed 104 bytes of JSON, more than the 64 this tool keeps (cliadapter.Options.MaxOutputBytes)") {
-		t.Errorf("truncated JSON: %+v", res)
+	for out, want := range map[string]string{
+		"plain words": "plain words",
+		"42":          "42",
+		`["` + strings.Repeat("x", 100) + `"]`: `["` + strings.Repeat("x", 62) +
+			"\n[stdout truncated: 64 of 104 bytes shown; raise cliadapter.Options.MaxOutputBytes to keep more]",
+	} {
+		res = call(t, c, "p", map[string]any{"out": out})
+		if res.IsError || res.StructuredContent != nil || res.Content[0].Text != want {
+			t.Errorf("%q: isError %v, structuredContent %v, text %q; want the text %q", out, res.IsError, res.StructuredContent, res.Content[0].Text, want)
+		}
 	}
 }

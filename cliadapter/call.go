@@ -50,7 +50,7 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 	case !slices.Contains(okCodes, code):
 		return out.Error("%s exited with status %d.", prog, code), nil
 	case t.spec.JSON:
-		return out.JSON(prog, code, nil), nil
+		return out.JSONOrText(code), nil
 	}
 	return out.Text(code), nil
 }

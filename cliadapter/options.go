@@ -52,10 +52,10 @@ type Tool struct {
 	// OKExitCodes are the exit codes that are a normal result; any other
 	// makes the result an error (isError). Default [0].
 	OKExitCodes []int
-	// JSON says the command prints one JSON value: it goes into
-	// structuredContent (a non-object value v as {"result": v}), and
-	// output that is not JSON, or was cut at MaxOutputBytes, makes the
-	// result an error (isError), as for a manifest's "output": "json".
+	// JSON says the command prints JSON, at least when asked (such as
+	// with a --json flag): output that is one whole JSON object goes into
+	// structuredContent, an array v as {"result": v}; other output is
+	// text, as without JSON.
 	JSON bool
 	// Write marks a command that changes things: it is served only with
 	// AllowWrite, and not announced as read-only.

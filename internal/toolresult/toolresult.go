@@ -18,6 +18,10 @@
 //     truncated (the value is cut, so it cannot be read), is an error
 //     result saying so: a tool that promised JSON and printed something
 //     else is broken, and a silent text fallback would hide that.
+//   - A command that prints JSON only when asked, as many command-line
+//     programs do with a --json flag ([Capture.JSONOrText]), gets the JSON
+//     rules when its stdout is one whole JSON object or array, and the text
+//     rules otherwise: there a number or a cut value is more likely text.
 //   - A run that failed ([Capture.Error]) is an isError result: the
 //     message, then stderr and stdout, each with its truncation note.
 //
@@ -28,6 +32,7 @@ package toolresult
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -73,31 +78,64 @@ func (c *Capture) Text(code int) *mcp.CallToolResult {
 // result. prog names the command in messages; code is the exit status.
 // summary, when not nil, gives the text shown before the JSON.
 func (c *Capture) JSON(prog string, code int, summary func(obj map[string]any) string) *mcp.CallToolResult {
-	out := &c.Stdout
-	out.mu.Lock()
-	kept, total, truncated := out.buf, out.total, out.total > int64(len(out.buf))
-	out.mu.Unlock()
-	if truncated {
+	v, err := c.decode()
+	if err == errTruncated {
 		return mcp.ErrorResult("%s printed %d bytes of JSON, more than the %d this tool keeps (%s); narrow the request or raise the limit.",
-			prog, total, out.max, c.limit)
-	}
-	dec := json.NewDecoder(bytes.NewReader(kept))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	if err == nil && dec.More() {
-		err = fmt.Errorf("more than one JSON value")
+			prog, c.Stdout.Total(), c.Stdout.max, c.limit)
 	}
 	if err != nil {
 		return c.Error("%s was expected to print JSON but printed something else (%v).", prog, err)
 	}
+	return structured(v, code, summary)
+}
+
+// JSONOrText is for a command that prints JSON when asked, such as with
+// a --json flag: stdout that is one JSON object or array, whole, is a
+// structured result as with [Capture.JSON]; anything else is text as with
+// [Capture.Text].
+func (c *Capture) JSONOrText(code int) *mcp.CallToolResult {
+	v, err := c.decode()
+	switch v.(type) {
+	case map[string]any, []any:
+		if err == nil {
+			return structured(v, code, nil)
+		}
+	}
+	return c.Text(code)
+}
+
+var errTruncated = errors.New("truncated")
+
+// decode reads stdout as one JSON value.
+func (c *Capture) decode() (any, error) {
+	out := &c.Stdout
+	out.mu.Lock()
+	kept, truncated := out.buf, out.total > int64(len(out.buf))
+	out.mu.Unlock()
+	if truncated {
+		return nil, errTruncated
+	}
+	dec := json.NewDecoder(bytes.NewReader(kept))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("more than one JSON value")
+	}
+	return v, nil
+}
+
+// structured makes a result of a JSON value, wrapping a non-object.
+func structured(v any, code int, summary func(obj map[string]any) string) *mcp.CallToolResult {
 	obj, ok := v.(map[string]any)
 	if !ok {
 		obj = map[string]any{"result": v}
 	}
 	raw, err := json.Marshal(obj)
-	if err != nil { // a json.Number that is not a number cannot come from Decode
-		return c.Error("%s printed JSON that cannot be passed on: %v", prog, err)
+	if err != nil { // Decode gives nothing Marshal refuses
+		panic("toolresult: " + err.Error())
 	}
 	res := &mcp.CallToolResult{StructuredContent: obj}
 	var head string

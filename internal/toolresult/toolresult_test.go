@@ -117,12 +117,37 @@ func TestLastLine(t *testing.T) {
 		{[]string{"bad \xff\n"}, "bad \uFFFD"},
 		{[]string{strings.Repeat("long line beyond the limit ", 10), "\nlast\n"}, "last"},
 	} {
-		b := New(4, "LIMIT").Stderr
+		b := &New(4, "LIMIT").Stderr
 		for _, w := range tc.writes {
-			fmt.Fprint(&b, w)
+			fmt.Fprint(b, w)
 		}
 		if got := b.LastLine(); got != tc.want {
 			t.Errorf("LastLine after %q = %q, want %q", tc.writes, got, tc.want)
+		}
+	}
+}
+
+func TestJSONOrText(t *testing.T) {
+	for _, tc := range []struct {
+		stdout string
+		want   string // the structuredContent as JSON, or "" for a text result
+		text   string
+	}{
+		{`{"a":1}`, `{"a":1}`, `{"a":1}`},
+		{`[1]`, `{"result":[1]}`, `{"result":[1]}`},
+		{`42`, "", "42"},
+		{`plain`, "", "plain"},
+		{`{"a":1} {}`, "", `{"a":1} {}`},
+		{`{"long":"0123456789"}`, "", "{\"long\":\"0123456\n[stdout truncated: 16 of 21 bytes shown; raise LIMIT to keep more]"},
+	} {
+		res := run(tc.stdout, "").JSONOrText(0)
+		got := ""
+		if res.StructuredContent != nil {
+			b, _ := json.Marshal(res.StructuredContent)
+			got = string(b)
+		}
+		if res.IsError || got != tc.want || texts(res) != tc.text {
+			t.Errorf("JSONOrText(%q) = isError %v, structured %s, text %q; want %s, %q", tc.stdout, res.IsError, got, texts(res), tc.want, tc.text)
 		}
 	}
 }
