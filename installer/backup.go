@@ -1,8 +1,10 @@
 package installer
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"io/fs"
 	"os"
@@ -45,34 +47,36 @@ func fileKey(real string) string {
 }
 
 // backup saves data, the current contents of real, and returns the
-// backup's path.
+// backup's path. It is written like a config file (writeNew), so a backup
+// is whole or absent.
 func backup(stateDir, real string, data []byte, now time.Time) (string, error) {
 	dir := filepath.Join(stateDir, "backups", fileKey(real))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "PATH"), []byte(real+"\n"), 0o600); err != nil {
-		return "", err
+	name := backupPrefix(real) + now.UTC().Format(backupTimeFormat)
+	removeTemps(dir, "")
+	if b, err := os.ReadFile(filepath.Join(dir, "PATH")); err != nil || string(b) != real+"\n" {
+		if err := writeNew(filepath.Join(dir, "PATH"), []byte(real+"\n"), 0o600); err != nil {
+			return "", err
+		}
 	}
-	p := filepath.Join(dir, backupPrefix(real)+now.UTC().Format(backupTimeFormat))
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	p := filepath.Join(dir, name)
+	return p, writeNew(p, data, 0o600)
+}
+
+// backupOf returns the file a backup was taken of, as recorded beside it.
+func backupOf(backup string) string {
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(backup), "PATH"))
 	if err != nil {
-		return "", err
+		return ""
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return "", err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return "", err
-	}
-	return p, f.Close()
+	return strings.TrimSuffix(string(b), "\n")
 }
 
 // Backups lists the backups of the target's file, newest first.
 func (t *Target) Backups(stateDir string) ([]Backup, error) {
-	real, err := resolveLinks(t.File)
+	real, err := realPath(t.File)
 	if err != nil {
 		return nil, err
 	}
@@ -99,4 +103,47 @@ func (t *Target) Backups(stateDir string) ([]Backup, error) {
 	}
 	slices.SortFunc(out, func(a, b Backup) int { return b.Time.Compare(a.Time) })
 	return out, nil
+}
+
+// readBackup reads the backup from for restoring it over real, the
+// target's file. Unless force is set, it refuses a backup that was not
+// taken of real, or that does not hold a config file of the client.
+func (t *Target) readBackup(from, real string, force bool) ([]byte, error) {
+	rfrom, err := realPath(from)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := readConfig(rfrom)
+	if err == nil && !snap.exists {
+		err = fs.ErrNotExist
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the backup %s: %w", from, err)
+	}
+	if force {
+		return snap.data, nil
+	}
+	refuse := func(why string) error {
+		return fmt.Errorf("%s: %s; nothing was written: restore one of the backups 'mcpship restore' lists with --backup, or rerun with --force to restore it anyway", from, why)
+	}
+	if of := backupOf(rfrom); of != real {
+		// Older backups may name the file by another spelling.
+		if r, err := realPath(of); of == "" || err != nil || r != real {
+			return nil, refuse(fmt.Sprintf("not a backup of %s", t.File))
+		}
+	}
+	if isSpace(snap.data) && t.neverEmpty() {
+		return nil, refuse(fmt.Sprintf("empty, and %s never leaves %s empty", t.Client.Title, t.File))
+	}
+	if _, err := t.Client.format.parse(from, bytes.TrimPrefix(snap.data, bom)); err != nil {
+		var fe *FileError
+		if errors.As(err, &fe) {
+			err = errors.New(fe.Msg)
+			if fe.Line > 0 {
+				err = fmt.Errorf("line %d: %s", fe.Line, fe.Msg)
+			}
+		}
+		return nil, refuse(fmt.Sprintf("not a %s file that %s can read (%v)", t.Client.Format(), t.Client.Title, err))
+	}
+	return snap.data, nil
 }

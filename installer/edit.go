@@ -2,6 +2,7 @@ package installer
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -46,9 +47,10 @@ type plan struct {
 }
 
 // edit runs one change to t's file under its lock: parse, plan, verify,
-// back up, write atomically, record.
+// back up, write atomically, record. It starts again if the file changes
+// meanwhile (see retry).
 func (t *Target) edit(o Options, name string, f func(d document, real string) (plan, error)) (*Change, error) {
-	real, err := resolveLinks(t.File)
+	real, err := realPath(t.File)
 	if err != nil {
 		return nil, err
 	}
@@ -59,9 +61,33 @@ func (t *Target) edit(o Options, name string, f func(d document, real string) (p
 		}
 		defer unlock()
 	}
-	data, existed, err := readFile(real)
+	var ch *Change
+	err = t.retry(func() (err error) {
+		ch, err = t.editOnce(o, name, real, f)
+		return err
+	})
+	return ch, err
+}
+
+func (t *Target) editOnce(o Options, name, real string, f func(d document, real string) (plan, error)) (_ *Change, err error) {
+	snap, err := readConfig(real)
 	if err != nil {
 		return nil, err
+	}
+	defer func() {
+		// A file caught half written does not parse: if it changes
+		// within a moment, that was a change, not a broken file.
+		var fe *FileError
+		if errors.As(err, &fe) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if err != nil && !errors.Is(err, errChanged) && errors.Is(snap.unchanged(), errChanged) {
+			err = errChanged
+		}
+	}()
+	data, existed := snap.data, snap.exists
+	if existed && isSpace(data) && t.neverEmpty() {
+		return nil, errEmptied
 	}
 	body := bytes.TrimPrefix(data, bom)
 	lead := data[:len(data)-len(body)]
@@ -97,7 +123,7 @@ func (t *Target) edit(o Options, name string, f func(d document, real string) (p
 	if o.DryRun {
 		return ch, nil
 	}
-	if ch.Backup, err = t.replace(o, real, data, existed, newData); err != nil {
+	if ch.Backup, err = t.replace(o, snap, newData); err != nil {
 		return nil, err
 	}
 	{
@@ -112,12 +138,17 @@ func (t *Target) edit(o Options, name string, f func(d document, real string) (p
 	return ch, nil
 }
 
-// replace backs up real's old contents, if it existed, and writes data.
-func (t *Target) replace(o Options, real string, old []byte, existed bool, data []byte) (string, error) {
+// replace backs up the file as read, if it existed, and writes data in
+// its place. A read-only file is refused unless o.Force is set.
+func (t *Target) replace(o Options, snap *snapshot, data []byte) (string, error) {
+	if snap.exists && snap.info.Mode().Perm()&0o222 == 0 && !o.Force {
+		return "", fmt.Errorf("%s is read-only (mode %#o); nothing was written: make it writable (chmod u+w), or rerun with --force to change it and keep it read-only", t.File, snap.info.Mode().Perm())
+	}
+	removeTemps(filepath.Split(snap.path))
 	var saved string
-	if existed {
+	if snap.exists {
 		var err error
-		if saved, err = backup(o.StateDir, real, old, o.now()); err != nil {
+		if saved, err = backup(o.StateDir, snap.path, snap.data, o.now()); err != nil {
 			return "", fmt.Errorf("backing up %s: %w; nothing was written", t.File, err)
 		}
 	}
@@ -125,7 +156,40 @@ func (t *Target) replace(o Options, real string, old []byte, existed bool, data 
 	if t.Scope != ScopeProject {
 		dirMode = 0o700
 	}
-	return saved, writeAtomic(real, data, old, existed, t.fileMode(), dirMode)
+	if err := snap.replace(data, t.fileMode(), dirMode); err != nil {
+		if saved != "" {
+			os.Remove(saved) // a copy of what is still there
+		}
+		return "", err
+	}
+	return saved, nil
+}
+
+// tries is how many times an edit is tried while another program keeps
+// changing the file.
+const tries = 5
+
+// errEmptied reports a file found empty that its client never leaves
+// empty: the client is rewriting it in place (truncate, then write).
+var errEmptied = fmt.Errorf("%w: it was empty", errChanged)
+
+// retry runs an edit until it does not meet errChanged, up to tries
+// times, a little later each time.
+func (t *Target) retry(edit func() error) error {
+	for i := 1; ; i++ {
+		err := edit()
+		if !errors.Is(err, errChanged) {
+			return err
+		}
+		if i == tries {
+			msg := fmt.Sprintf("%s: %v, %d times in a row; nothing was written: close the program that is rewriting it (such as %s), then run the command again", t.File, err, tries, t.Client.Title)
+			if errors.Is(err, errEmptied) {
+				msg += fmt.Sprintf(". %s is never empty when %s wrote it last; if it stays empty, run 'mcpship restore' or delete it", t.File, t.Client.Title)
+			}
+			return errors.New(msg)
+		}
+		time.Sleep(time.Duration(i) * 50 * time.Millisecond)
+	}
 }
 
 // verify checks that the new body holds the old data with exactly the
@@ -177,13 +241,19 @@ func (t *Target) lock(stateDir, real string) (func(), error) {
 	return lockFile(filepath.Join(dir, fileKey(real)+".lock"))
 }
 
-// fileMode is the mode of a new config file: user files may hold secrets
-// in env, so only the user may read them.
+// fileMode is the mode of a new config file, less the umask: user files
+// may hold secrets in env, so only the user may read them.
 func (t *Target) fileMode() fs.FileMode {
 	if t.Scope == ScopeProject {
 		return 0o644
 	}
 	return 0o600
+}
+
+// neverEmpty says the client itself keeps state in the file, so it is
+// never empty when the client is done writing it (~/.claude.json).
+func (t *Target) neverEmpty() bool {
+	return t.Client.Name == "claude-code" && t.Scope != ScopeProject
 }
 
 func (o Options) now() time.Time {
@@ -255,15 +325,14 @@ func (t *Target) Restore(from string, o Options) (*Change, error) {
 		}
 		from = bs[0].Path
 	}
-	saved, err := os.ReadFile(from)
-	if err != nil {
-		return nil, fmt.Errorf("reading the backup: %w", err)
-	}
-	real, err := resolveLinks(t.File)
+	real, err := realPath(t.File)
 	if err != nil {
 		return nil, err
 	}
-	ch := &Change{Client: t.Client.Name, Scope: t.Scope, File: t.File, Action: "unchanged", DryRun: o.DryRun, RestoredFrom: from}
+	saved, err := t.readBackup(from, real, o.Force)
+	if err != nil {
+		return nil, err
+	}
 	if !o.DryRun {
 		unlock, err := t.lock(o.StateDir, real)
 		if err != nil {
@@ -271,17 +340,28 @@ func (t *Target) Restore(from string, o Options) (*Change, error) {
 		}
 		defer unlock()
 	}
-	cur, existed, err := readFile(real)
-	if err != nil || bytes.Equal(cur, saved) {
-		return ch, err
+	var ch *Change
+	err = t.retry(func() error {
+		snap, err := readConfig(real)
+		if err != nil {
+			return err
+		}
+		ch = &Change{Client: t.Client.Name, Scope: t.Scope, File: t.File, Action: "unchanged", DryRun: o.DryRun, RestoredFrom: from}
+		if bytes.Equal(snap.data, saved) {
+			return nil
+		}
+		ch.Action, ch.Created = "restored", !snap.exists
+		ch.Diff = unifiedDiff(t.File, snap.data, saved)
+		if o.DryRun {
+			return nil
+		}
+		ch.Backup, err = t.replace(o, snap, saved)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	ch.Action, ch.Created = "restored", !existed
-	ch.Diff = unifiedDiff(t.File, cur, saved)
-	if o.DryRun {
-		return ch, nil
-	}
-	ch.Backup, err = t.replace(o, real, cur, existed, saved)
-	return ch, err
+	return ch, nil
 }
 
 // A Registration is a server found in a config file.
@@ -295,14 +375,18 @@ type Registration struct {
 // Servers reads the servers registered in the target's file. exists says
 // whether the file exists; a missing file has no servers.
 func (t *Target) Servers(stateDir string) (regs []Registration, exists bool, err error) {
-	real, err := resolveLinks(t.File)
+	real, err := realPath(t.File)
 	if err != nil {
 		return nil, false, err
 	}
-	data, exists, err := readFile(real)
-	if err != nil || !exists {
-		return nil, exists, err
+	snap, err := readConfig(real)
+	if errors.Is(err, errChanged) {
+		snap, err = readConfig(real) // once more
 	}
+	if err != nil || !snap.exists {
+		return nil, false, err
+	}
+	data := snap.data
 	d, err := t.Client.format.parse(t.File, bytes.TrimPrefix(data, bom))
 	if err != nil {
 		return nil, true, err

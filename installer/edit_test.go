@@ -239,12 +239,21 @@ func TestChangedUnderneathRefused(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.json")
 	write(t, p, "a", 0o600)
-	err := writeAtomic(p, []byte("new"), []byte("b"), true, 0o600, 0o700)
-	if err == nil || read(t, p) != "a" {
+	snap, err := readConfig(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, p, "b", 0o600) // in place: the same file, other contents
+	if err := snap.replace([]byte("new"), 0o600, 0o700); !errors.Is(err, errChanged) || read(t, p) != "b" {
 		t.Errorf("wrote over a file that changed since it was read: %v", err)
 	}
-	err = writeAtomic(filepath.Join(dir, "g.json"), []byte("new"), nil, true, 0o600, 0o700)
-	if err == nil {
-		t.Error("wrote a file that was deleted since it was read")
+	os.Remove(p)
+	if err := snap.replace([]byte("new"), 0o600, 0o700); !errors.Is(err, errChanged) {
+		t.Errorf("wrote a file that was deleted since it was read: %v", err)
+	}
+	snap, _ = readConfig(filepath.Join(dir, "g.json"))
+	write(t, filepath.Join(dir, "g.json"), "", 0o600)
+	if err := snap.replace([]byte("new"), 0o600, 0o700); !errors.Is(err, errChanged) {
+		t.Errorf("wrote over a file that was created since it was read: %v", err)
 	}
 }
