@@ -12,10 +12,13 @@ import (
 
 // Options control how a config file is changed.
 type Options struct {
-	StateDir string           // backups, locks and the ledger; see Env.StateDir
-	DryRun   bool             // work out the change and its diff but write nothing
-	Force    bool             // replace a different server registered under the same name
-	Now      func() time.Time // clock for backup names; time.Now if nil
+	StateDir string // backups, locks and the ledger; see Env.StateDir
+	DryRun   bool   // work out the change and its diff but write nothing
+	// Force replaces a different server registered under the same name,
+	// writes a read-only file (keeping it read-only), and lets Restore
+	// write a backup that does not parse or was taken of another file.
+	Force bool
+	Now   func() time.Time // clock for backup names; time.Now if nil
 }
 
 // A Change reports what was done, or with DryRun would be done, to one file.

@@ -49,6 +49,7 @@ func Restore() *cli.Command {
 			clientFlag("mcpship"), // the backups are mcpship's
 			scopeFlag(),
 			&cli.StringFlag{Name: "backup", Usage: "backup file to restore (default: the newest)"},
+			&cli.BoolFlag{Name: "force", Usage: "restore a backup that does not parse or was taken of another file; write a read-only file"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the diff and write nothing"},
 		}, commonFlags()...),
 		OnUsageError: onUsageError,
