@@ -20,16 +20,21 @@ import (
 // Locks, backups and the ledger are keyed by the real path, so that every
 // spelling of one file shares them.
 func realPath(p string) (string, error) {
-	p, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
+	if !filepath.IsAbs(p) {
+		// Not filepath.Abs, which cleans p.
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		p = wd + string(filepath.Separator) + p
 	}
 	for range 40 {
 		dir, base := splitLast(p)
 		if base == "." || base == ".." {
 			return evalDir(p)
 		}
-		if dir, err = evalDir(dir); err != nil {
+		dir, err := evalDir(dir)
+		if err != nil {
 			return "", err
 		}
 		p = filepath.Join(dir, base)
