@@ -10,6 +10,12 @@ type Manifest struct {
 	// Tools are served in this order.
 	Tools []Tool `json:"tools"`
 
+	// ProgressInterval is how often a running command reports progress
+	// (notifications/progress) to a call that gave a progressToken: the
+	// elapsed time and the last line the command wrote to stderr. It is
+	// not read from the file. Default DefaultProgressInterval.
+	ProgressInterval time.Duration `json:"-"`
+
 	file    string       // the manifest's path, for messages
 	dir     string       // its directory: relative dirs and programs resolve here
 	tools   []*tool      // compiled, parallel to Tools
@@ -99,6 +105,10 @@ const (
 	// KillGrace is how long a process group gets between SIGTERM and
 	// SIGKILL when a call is cancelled or times out.
 	KillGrace = 2 * time.Second
+	// DefaultProgressInterval is the default of Manifest.ProgressInterval:
+	// well inside the 60-second timeout that clients commonly reset on
+	// progress.
+	DefaultProgressInterval = 5 * time.Second
 )
 
 // DefaultPassEnv are the variables every tool passes through from

@@ -42,7 +42,7 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 	if !t.m.running.start() {
 		return nil, fmt.Errorf("mcpship is shutting down; %s was not run", t.spec.Name)
 	}
-	r := t.run(ctx, prog, argv, t.environ(vals))
+	r := t.run(ctx, req, prog, argv, t.environ(vals))
 	t.m.running.done()
 	if r.cancelled {
 		return nil, ctx.Err()
@@ -100,8 +100,9 @@ type runResult struct {
 
 // run starts argv in its own process group with stdin closed and waits
 // for it, stopping the whole group when ctx ends or the timeout passes.
-// No process of the group outlives run.
-func (t *tool) run(ctx context.Context, prog string, argv, env []string) *runResult {
+// No process of the group outlives run. While it waits, it reports
+// progress to req every ProgressInterval.
+func (t *tool) run(ctx context.Context, req *mcp.CallRequest, prog string, argv, env []string) *runResult {
 	r := &runResult{code: -1, out: toolresult.New(t.maxOut, "maxOutputBytes in "+t.m.file)}
 	start := time.Now()
 	defer func() { r.elapsed = time.Since(start) }()
@@ -144,14 +145,33 @@ func (t *tool) run(ctx context.Context, prog string, argv, env []string) *runRes
 	go func() { waited <- cmd.Wait() }()
 	timer := time.NewTimer(t.timeout)
 	defer timer.Stop()
-	select {
-	case err = <-waited:
-	case <-timer.C:
-		r.timedOut = true
-		err = stop(cmd.Process.Pid, waited)
-	case <-ctx.Done():
-		r.cancelled = true
-		err = stop(cmd.Process.Pid, waited)
+	every := t.m.ProgressInterval
+	if every <= 0 {
+		every = DefaultProgressInterval
+	}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+wait:
+	for {
+		select {
+		case err = <-waited:
+			break wait
+		case <-timer.C:
+			r.timedOut = true
+			err = stop(cmd.Process.Pid, waited)
+			break wait
+		case <-ctx.Done():
+			r.cancelled = true
+			err = stop(cmd.Process.Pid, waited)
+			break wait
+		case <-tick.C:
+			elapsed := time.Since(start)
+			msg := fmt.Sprintf("%s has run for %v", t.program(), elapsed.Round(time.Second))
+			if line := r.out.Stderr.LastLine(); line != "" {
+				msg += ": " + line
+			}
+			req.Progress(elapsed.Seconds(), 0, msg)
+		}
 	}
 	// The leader has exited; stop whatever it left running in its group.
 	reap(cmd.Process.Pid)

@@ -31,6 +31,7 @@ func serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "stderr log level: debug, info, warn or error"},
 			&cli.StringSliceFlag{Name: "manifest", Usage: "serve the tools `FILE` declares (repeat, or give a comma-separated list); see docs/manifest.md"},
 			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "session default `NAME=VALUE` for an input a call leaves out; NAME is INPUT or TOOL.INPUT (repeatable)"},
+			&cli.DurationFlag{Name: "progress-interval", Value: manifest.DefaultProgressInterval, Usage: "how often a running manifest command reports progress to a call that asked for it"},
 		},
 		OnUsageError: commandUsageError,
 		Action:       serve,
@@ -49,6 +50,9 @@ func serve(c *cli.Context) error {
 	}
 	if n := c.Int("max-concurrent-calls"); n < 1 {
 		return usagef("--max-concurrent-calls must be at least 1, got %d", n)
+	}
+	if d := c.Duration("progress-interval"); d <= 0 {
+		return usagef("--progress-interval must be positive, got %v", d)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.String("log-level"))); err != nil {
@@ -69,6 +73,9 @@ func serve(c *cli.Context) error {
 		var err error
 		if ms, err = loadManifests(files, sets); err != nil {
 			return err
+		}
+		for _, m := range ms {
+			m.ProgressInterval = c.Duration("progress-interval")
 		}
 		if err := addManifestTools(srv, ms); err != nil {
 			return err

@@ -7,7 +7,9 @@
 // "sleep PIDFILE" starts a child and a grandchild, appends the three pids
 // to PIDFILE and sleeps; "stubborn" makes the grandchild ignore SIGTERM;
 // "background PIDFILE" leaves a sleeping child behind and exits at once;
-// "big" prints 3 MiB; "notjson" prints plain text; "stdin" reads stdin.
+// "big" prints 3 MiB; "notjson" prints plain text; "stdin" reads stdin;
+// "progress FILE" writes "working: step 1" to stderr and waits until FILE
+// exists.
 package main
 
 import (
@@ -60,6 +62,14 @@ func main() {
 		appendPid(pidfile)
 		spawn("lingerer", pidfile, "false")
 		waitPids(pidfile, 2) // exit only once the lingerer runs
+	case has("progress"):
+		file := after("progress")
+		fmt.Fprint(os.Stderr, "starting\nworking: step 1\n")
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if _, err := os.Stat(file); err == nil {
+				break
+			}
+		}
 	case has("big"):
 		out["blob"] = strings.Repeat("x", 3<<20)
 	case has("notjson"):
