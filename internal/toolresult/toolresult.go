@@ -14,7 +14,8 @@
 //     {"result": v}, because structuredContent must be an object and a
 //     list or number is still data a client can use. The text content is
 //     an optional summary, then the JSON itself for clients that ignore
-//     structuredContent. Output that is not one JSON value, or that was
+//     structuredContent; a non-zero exit code the tool counts as normal is
+//     noted after the summary. Output that is not one JSON value, or that was
 //     truncated (the value is cut, so it cannot be read), is an error
 //     result saying so: a tool that promised JSON and printed something
 //     else is broken, and a silent text fallback would hide that.
@@ -76,7 +77,9 @@ func (c *Capture) Text(code int) *mcp.CallToolResult {
 
 // JSON returns stdout, which must be one JSON value, as a structured
 // result. prog names the command in messages; code is the exit status.
-// summary, when not nil, gives the text shown before the JSON.
+// summary, when not nil, gives the text shown before the JSON, followed by
+// "(exit status N)" when code is not 0. Without a summary the content is
+// the JSON alone, which clients compare with structuredContent.
 func (c *Capture) JSON(prog string, code int, summary func(obj map[string]any) string) *mcp.CallToolResult {
 	v, err := c.decode()
 	if err == errTruncated {
@@ -138,14 +141,11 @@ func structured(v any, code int, summary func(obj map[string]any) string) *mcp.C
 		panic("toolresult: " + err.Error())
 	}
 	res := &mcp.CallToolResult{StructuredContent: obj}
-	var head string
 	if summary != nil {
-		head = summary(obj)
-	}
-	if code != 0 {
-		head = strings.TrimPrefix(head+fmt.Sprintf(" (exit status %d)", code), " ")
-	}
-	if head != "" {
+		head := summary(obj)
+		if code != 0 {
+			head += fmt.Sprintf(" (exit status %d)", code)
+		}
 		res.Content = append(res.Content, mcp.Content{Type: "text", Text: head})
 	}
 	res.Content = append(res.Content, mcp.Content{Type: "text", Text: string(raw)})

@@ -61,7 +61,7 @@ func TestJSON(t *testing.T) {
 		{`1e400`, 0, `{"result":1e400}`, `{"result":1e400}`},
 		{`-1e20`, 0, `{"result":-1e20}`, `{"result":-1e20}`},
 		{`{"n":123456789}`, 0, `{"n":123456789}`, `{"n":123456789}`},
-		{`{}`, 2, `{}`, `(exit status 2) | {}`},
+		{`{}`, 2, `{}`, `{}`},
 	} {
 		res := run(tc.stdout, "").JSON("prog", tc.code, nil)
 		got, _ := json.Marshal(res.StructuredContent)
