@@ -17,7 +17,7 @@ func benchSession(b *testing.B) (io.WriteCloser, *bufio.Reader) {
 	outR, outW := io.Pipe()
 	go func() { srv.Serve(context.Background(), inR, outW); outW.Close() }()
 	r := bufio.NewReaderSize(outR, 1<<16)
-	io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`+"\n")
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`+"\n")
 	if _, err := r.ReadString('\n'); err != nil {
 		b.Fatal(err)
 	}

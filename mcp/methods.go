@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strings"
+	"sync"
 )
 
 // Protocol revisions this server speaks, newest first. The legacy ones
@@ -174,16 +176,22 @@ type discoverResult struct {
 
 // initialize answers the legacy handshake. A version this server knows is
 // echoed; any other gets LatestLegacyVersion, as the lifecycle rules ask.
+// Params that are not an InitializeRequest's are refused and leave the
+// session uninitialized, so that a valid initialize may follow.
 func (ss *session) initialize(id ID, params json.RawMessage) {
+	if ss.initialized.Load() {
+		ss.reply(id, nil, errorf(CodeInvalidRequest, "invalid request: the session is already initialized"))
+		return
+	}
+	if msg := checkInitializeParams(params); msg != "" {
+		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %s", msg))
+		return
+	}
 	var p struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
-	if err := json.Unmarshal(params, &p); len(params) > 0 && err != nil {
+	if err := json.Unmarshal(params, &p); err != nil {
 		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %v", err))
-		return
-	}
-	if ss.initialized.Load() {
-		ss.reply(id, nil, errorf(CodeInvalidRequest, "invalid request: the session is already initialized"))
 		return
 	}
 	version := LatestLegacyVersion
@@ -198,6 +206,37 @@ func (ss *session) initialize(id ID, params json.RawMessage) {
 		Instructions:    ss.srv.opts.Instructions,
 	}, nil)
 	ss.initialized.Store(true)
+}
+
+// initializeSchema is the shape of InitializeRequest's params that every
+// revision requires: clientInfo is an Implementation.
+var initializeSchema = sync.OnceValue(func() *schema {
+	s, err := compileSchema([]byte(`{"type":"object","required":["protocolVersion","capabilities","clientInfo"],"properties":{
+		"protocolVersion":{"type":"string"},
+		"capabilities":{"type":"object"},
+		"clientInfo":{"type":"object","required":["name","version"],"properties":{
+			"name":{"type":"string"},"version":{"type":"string"},"title":{"type":"string"}}}}}`))
+	if err != nil {
+		panic(err)
+	}
+	return s
+})
+
+// checkInitializeParams returns what is wrong with the params of an
+// initialize request, naming each member, or "" when nothing is.
+func checkInitializeParams(params json.RawMessage) string {
+	if len(params) == 0 || string(params) == "null" {
+		return `initialize needs params with "protocolVersion", "capabilities" and "clientInfo" (the client's "name" and "version")`
+	}
+	dec := json.NewDecoder(bytes.NewReader(params))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return err.Error()
+	}
+	var errs []string
+	initializeSchema().validate("params", v, &errs)
+	return strings.Join(errs, "; ")
 }
 
 type listToolsResult struct {

@@ -43,7 +43,8 @@ func TestVersionNegotiation(t *testing.T) {
 		t.Run(tc.ask, func(t *testing.T) {
 			c, _ := pipeSession(t, newTestServer(t, nil))
 			var res InitializeResult
-			err := c.Call(context.Background(), "initialize", map[string]any{"protocolVersion": tc.ask, "capabilities": map[string]any{}}, &res)
+			err := c.Call(context.Background(), "initialize", map[string]any{"protocolVersion": tc.ask, "capabilities": map[string]any{},
+				"clientInfo": Implementation{Name: "t", Version: "0"}}, &res)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +112,7 @@ func TestShutdownBoundsTheWaitForCalls(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ctx, inR, &out) }()
-	io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`+"\n")
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`+"\n")
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait"}}`+"\n")
 	waitFor(t, func() bool { return strings.Contains(out.String(), `"id":0`) })
 	start := time.Now()
@@ -305,7 +306,7 @@ func TestSlowCallOnTheReaderHandsOffReading(t *testing.T) {
 			return ""
 		}
 	}
-	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
 	next()
 	send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":300}}}`)
 	time.Sleep(20 * time.Millisecond)

@@ -138,7 +138,7 @@ func rawServe(t *testing.T, input []byte, args ...string) ([]string, string, err
 }
 
 func TestServeSurvivesBadInput(t *testing.T) {
-	input := "\xEF\xBB\xBF" + `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}` + "\r\n" +
+	input := "\xEF\xBB\xBF" + `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\r\n" +
 		"\r\n" +
 		"{not json\n" +
 		`[{"jsonrpc":"2.0","id":2,"method":"ping"}]` + "\n" +
@@ -170,7 +170,7 @@ func TestServeSurvivesBadInput(t *testing.T) {
 func TestServeRefuses20MiBMessageAndGoesOn(t *testing.T) {
 	big := `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"mcpship_version","arguments":{"pad":"` +
 		strings.Repeat("a", 20<<20) + `"}}}` + "\n"
-	input := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}` + "\n" + big +
+	input := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n" + big +
 		`{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"
 	lines, stderr, err := rawServe(t, []byte(input))
 	if err != nil {
@@ -183,7 +183,7 @@ func TestServeRefuses20MiBMessageAndGoesOn(t *testing.T) {
 }
 
 func TestServeLogsOnlyToStderr(t *testing.T) {
-	input := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}` + "\n{bad\n"
+	input := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n{bad\n"
 	lines, stderr, err := rawServe(t, []byte(input), "--log-level", "debug")
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +230,7 @@ func TestServeExitsOnEOFAndSignals(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`+"\n")
+		io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`+"\n")
 		line, err := bufio.NewReader(stdout).ReadString('\n')
 		if err != nil || !strings.Contains(line, `"id":1`) {
 			t.Fatalf("no initialize reply: %q %v", line, err)
@@ -302,7 +302,7 @@ func TestServeLongCallOnTheWire(t *testing.T) {
 			"params": map[string]any{"name": tool, "arguments": map[string]any{"words": words}}})
 		return string(b)
 	}
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`)
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
 	expect(`"id":1,"result"`)
 	send(call("2", "slow", "sleep", pidfile))
 	readPids(t, pidfile, 3) // the call is running
