@@ -16,7 +16,9 @@ type CallRequest struct {
 	// Name is the tool's name.
 	Name string
 	// Arguments is the JSON object of arguments, already checked against
-	// the tool's input schema. It is "{}" when the client sent none.
+	// the tool's input schema, with the "default" of each top-level
+	// property the client left out added. It is "{}" when the client sent
+	// none and no property has a default.
 	Arguments json.RawMessage
 	// ProtocolVersion is the revision the client speaks.
 	ProtocolVersion string
@@ -207,6 +209,7 @@ func (rt *registeredTool) checkArguments(req *CallRequest) string {
 	var errs []string
 	rt.input.validate("arguments", v, &errs)
 	if len(errs) == 0 {
+		req.Arguments = rt.input.withDefaults(args, v.(map[string]any))
 		return ""
 	}
 	return fmt.Sprintf("invalid arguments for tool %s:\n- %s", req.Name, strings.Join(errs, "\n- "))

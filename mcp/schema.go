@@ -3,9 +3,11 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,8 +18,10 @@ import (
 // input schemas use in practice: type, properties, required,
 // additionalProperties, items, enum, const, minimum, maximum,
 // exclusiveMinimum, exclusiveMaximum, minLength, maxLength, minItems,
-// maxItems, pattern, allOf, anyOf and oneOf. Other keywords (format, $ref,
-// descriptions, …) are accepted and not checked.
+// maxItems, pattern, allOf, anyOf and oneOf; and default, which must be
+// valid, and is added for a top-level property a call leaves out (see
+// withDefaults). Other keywords (format, $ref, descriptions, …) are
+// accepted and not checked.
 type schema struct {
 	types            []string
 	properties       map[string]*schema
@@ -38,6 +42,9 @@ type schema struct {
 	allOf            []*schema
 	anyOf, oneOf     []*schema
 	not              bool // the schema "false": nothing validates
+	hasDefault       bool
+	defaultValue     any    // decoded with UseNumber
+	defaultJSON      []byte // defaultValue as JSON
 }
 
 // compileSchema parses a JSON Schema document.
@@ -135,6 +142,12 @@ func compileObject(d map[string]any, at string) (*schema, error) {
 	if c, ok := d["const"]; ok {
 		s.hasConst, s.constant = true, canonical(c)
 	}
+	if v, ok := d["default"]; ok {
+		if s.defaultJSON, err = json.Marshal(v); err != nil {
+			return nil, fmt.Errorf("%s.default: %v", at, err)
+		}
+		s.hasDefault, s.defaultValue = true, v
+	}
 	for _, kw := range []struct {
 		name string
 		dst  **float64
@@ -190,6 +203,45 @@ func compileObject(d map[string]any, at string) (*schema, error) {
 		}
 	}
 	return s, nil
+}
+
+// checkDefaults reports a default of a property that its own schema refuses.
+func (s *schema) checkDefaults() error {
+	for _, name := range s.propOrder {
+		p := s.properties[name]
+		if !p.hasDefault {
+			continue
+		}
+		var errs []string
+		p.validate("properties."+name+".default", p.defaultValue, &errs)
+		if len(errs) > 0 {
+			return errors.New(strings.Join(errs, "; "))
+		}
+	}
+	return nil
+}
+
+// withDefaults returns the JSON object args, whose decoded form is obj,
+// with the default of each property that args leaves out added at its end.
+// Only the top-level properties are filled in.
+func (s *schema) withDefaults(args []byte, obj map[string]any) []byte {
+	var add []byte // ,"name":default for each one
+	for _, name := range s.propOrder {
+		p := s.properties[name]
+		if _, given := obj[name]; given || !p.hasDefault {
+			continue
+		}
+		key, _ := json.Marshal(name)
+		add = append(append(append(append(add, ','), key...), ':'), p.defaultJSON...)
+	}
+	if add == nil {
+		return args
+	}
+	if len(obj) == 0 {
+		add = add[1:] // no member comes before
+	}
+	args = bytes.TrimRight(args, " \t\r\n")
+	return slices.Concat(args[:len(args)-1], add, []byte("}"))
 }
 
 func number(v any) (float64, bool) {

@@ -96,8 +96,9 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 }
 
 // AddTool registers a tool. It fails when the name is not valid (see
-// ValidToolName) or taken, or the input schema is not a JSON Schema of an
-// object. Tools are listed in the order they were added.
+// [ValidToolName]) or taken, or the input schema is not a JSON Schema of an
+// object, or gives a property a default that the property's own schema
+// refuses. Tools are listed in the order they were added.
 func (s *Server) AddTool(t Tool, h ToolHandler) error {
 	if !ValidToolName(t.Name) {
 		return fmt.Errorf("mcp: invalid tool name %q: use 1 to 64 letters, digits, '_' or '-'", t.Name)
@@ -161,6 +162,9 @@ func objectSchema(raw json.RawMessage) (*schema, json.RawMessage, error) {
 	}
 	sc, err := compileSchema(raw)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := sc.checkDefaults(); err != nil {
 		return nil, nil, err
 	}
 	return sc, raw, nil

@@ -14,7 +14,9 @@ type Tool struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	// InputSchema is a JSON Schema for the arguments. It must describe an
-	// object; AddTool adds an empty "properties" when it has none.
+	// object; AddTool adds an empty "properties" when it has none. Calls
+	// are checked against it, and a top-level property's "default" is
+	// added to the arguments of a call that leaves the property out.
 	InputSchema json.RawMessage `json:"inputSchema"`
 	// OutputSchema, when set, describes the result's StructuredContent.
 	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
