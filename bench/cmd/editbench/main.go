@@ -1,0 +1,277 @@
+// Command editbench measures `mcpship init` and `mcpship remove` on large
+// config files of each format against editfloor, the least a safe edit
+// must do (read, back up, write a temp file, fsync, rename, fsync the
+// directory), as whole processes: wall time (median of the rounds) and
+// peak RSS (the largest of the rounds).
+//
+//	go run ./cmd/editbench -bindir DIR [-rounds 5] [-sizes 1,10]
+//
+// DIR holds the mcpship and editfloor binaries; bench/edit.sh builds them.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// A config is one kind of file mcpship edits, and how to fill one to a size.
+type config struct {
+	label, client string
+	gen           func(size int) []byte
+}
+
+var configs = []config{
+	{"~/.claude.json (JSON)", "claude-code", claudeJSON},
+	{"VS Code mcp.json (JSONC)", "vscode", vscodeJSONC},
+	{"Codex config.toml (TOML)", "codex", codexTOML},
+	{"Goose config.yaml (YAML)", "goose", gooseYAML},
+}
+
+func main() {
+	bindir := flag.String("bindir", "", "directory holding the mcpship and editfloor binaries")
+	rounds := flag.Int("rounds", 5, "runs of each command; the median time is reported")
+	sizes := flag.String("sizes", "1,10", "config sizes in MiB, comma-separated")
+	only := flag.String("client", "", "measure only this client")
+	flag.Parse()
+	if *bindir == "" {
+		fmt.Fprintln(os.Stderr, "editbench: -bindir is required")
+		os.Exit(2)
+	}
+	var mibs []int
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "editbench: bad -sizes:", err)
+			os.Exit(2)
+		}
+		mibs = append(mibs, n)
+	}
+	fmt.Printf("| config | size | floor | init | init/floor | remove | remove/floor | peak RSS init | peak RSS remove |\n")
+	fmt.Printf("|---|---|---|---|---|---|---|---|---|\n")
+	for _, c := range configs {
+		if *only != "" && c.client != *only {
+			continue
+		}
+		for _, mib := range mibs {
+			r, err := measure(*bindir, c, mib<<20, *rounds)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "editbench: %s at %d MiB: %v\n", c.client, mib, err)
+				os.Exit(1)
+			}
+			fmt.Printf("| %s | %d MiB | %s | %s | %.1f× | %s | %.1f× | %s (%.1f B/B) | %s (%.1f B/B) |\n",
+				c.label, mib, ms(r.floor), ms(r.init), float64(r.init)/float64(r.floor),
+				ms(r.remove), float64(r.remove)/float64(r.floor),
+				mb(r.initRSS), float64(r.initRSS)/float64(r.size), mb(r.removeRSS), float64(r.removeRSS)/float64(r.size))
+		}
+	}
+}
+
+type result struct {
+	size                int
+	floor, init, remove time.Duration
+	initRSS, removeRSS  int64
+}
+
+func measure(bindir string, c config, size, rounds int) (result, error) {
+	root, err := os.MkdirTemp("", "editbench")
+	if err != nil {
+		return result{}, err
+	}
+	defer os.RemoveAll(root)
+	home := filepath.Join(root, "home")
+	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"MCPSHIP_STATE_DIR="+filepath.Join(root, "state"), "CODEX_HOME=")
+	mcpship := filepath.Join(bindir, "mcpship")
+	initArgs := []string{"init", "--client", c.client, "--scope", "user", "--command", mcpship}
+	removeArgs := []string{"remove", "--client", c.client, "--scope", "user"}
+
+	// Where the client's file is: ask a dry run on an empty home.
+	out, _, _, err := run(env, root, mcpship, append(initArgs, "--dry-run", "--json")...)
+	if err != nil {
+		return result{}, err
+	}
+	var chs []struct{ File string }
+	if err := json.Unmarshal(out, &chs); err != nil || len(chs) != 1 {
+		return result{}, fmt.Errorf("dry run printed %q: %v", out, err)
+	}
+	file := chs[0].File
+	body := c.gen(size)
+	r := result{size: len(body)}
+	var floors, inits, removes []time.Duration
+	for range rounds {
+		if err := os.RemoveAll(filepath.Join(root, "state")); err != nil {
+			return r, err
+		}
+		if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+			return r, err
+		}
+		if err := os.WriteFile(file, body, 0o600); err != nil {
+			return r, err
+		}
+		_, d, _, err := run(env, root, filepath.Join(bindir, "editfloor"), file, filepath.Join(root, "floor-backup"))
+		if err != nil {
+			return r, err
+		}
+		floors = append(floors, d)
+		_, d, rss, err := run(env, root, mcpship, initArgs...)
+		if err != nil {
+			return r, err
+		}
+		inits, r.initRSS = append(inits, d), max(r.initRSS, rss)
+		_, d, rss, err = run(env, root, mcpship, removeArgs...)
+		if err != nil {
+			return r, err
+		}
+		removes, r.removeRSS = append(removes, d), max(r.removeRSS, rss)
+		got, err := os.ReadFile(file)
+		if err != nil {
+			return r, err
+		}
+		if string(got) != string(body) {
+			return r, fmt.Errorf("init then remove did not give back %s byte for byte", file)
+		}
+	}
+	r.floor, r.init, r.remove = median(floors), median(inits), median(removes)
+	return r, nil
+}
+
+// run runs name in dir and returns its standard output, wall time and
+// peak RSS in bytes.
+func run(env []string, dir, name string, args ...string) ([]byte, time.Duration, int64, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Env, cmd.Dir = env, dir
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.String())
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = int64(ru.Maxrss) << 10 // KiB on Linux
+	}
+	return []byte(stdout.String()), d, rss, nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+func mb(n int64) string         { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+
+// fill writes items made by item until the text reaches size bytes.
+func fill(w io.Writer, n *int, size int, item func(i int) string) {
+	for i := 0; *n < size; i++ {
+		s := item(i)
+		*n += len(s)
+		io.WriteString(w, s)
+	}
+}
+
+// claudeJSON is a ~/.claude.json: strict JSON, two-space indented as
+// Claude Code writes it, mostly per-project history.
+func claudeJSON(size int) []byte {
+	var b strings.Builder
+	n := 0
+	b.WriteString("{\n  \"numStartups\": 42,\n  \"theme\": \"dark\",\n  \"mcpServers\": {\n    \"github\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"@modelcontextprotocol/server-github\"],\n      \"env\": {}\n    }\n  },\n  \"projects\": {\n")
+	fill(&b, &n, size, func(i int) string {
+		sep := ",\n"
+		if i == 0 {
+			sep = ""
+		}
+		return fmt.Sprintf(`%s    "/home/user/src/project-%05d": {
+      "allowedTools": [],
+      "history": [
+        {"display": "fix the failing test in pkg/%d and explain why it failed", "pastedContents": {}},
+        {"display": "run the benchmarks again with -count=5 \u00e9", "pastedContents": {}}
+      ],
+      "mcpServers": {},
+      "hasTrustDialogAccepted": true,
+      "lastCost": 0.%04d,
+      "lastDuration": %d
+    }`, sep, i, i, i%10000, i*37)
+	})
+	b.WriteString("\n  },\n  \"userID\": \"0123456789abcdef\"\n}\n")
+	return []byte(b.String())
+}
+
+// vscodeJSONC is a VS Code mcp.json with comments and trailing commas.
+func vscodeJSONC(size int) []byte {
+	var b strings.Builder
+	n := 0
+	b.WriteString("// MCP servers for VS Code\n{\n  \"inputs\": [],\n  \"servers\": {\n")
+	fill(&b, &n, size, func(i int) string {
+		return fmt.Sprintf(`    // server %d
+    "server-%05d": {
+      "type": "stdio",
+      "command": "npx", /* pinned */
+      "args": ["-y", "@scope/server-%d@1.2.%d",],
+      "env": {"TOKEN": "${input:token-%d}", "LEVEL": "debug",},
+    },
+`, i, i, i, i%100, i)
+	})
+	b.WriteString("  },\n}\n")
+	return []byte(b.String())
+}
+
+// codexTOML is a Codex config.toml with many servers and profiles.
+func codexTOML(size int) []byte {
+	var b strings.Builder
+	n := 0
+	b.WriteString("# Codex\nmodel = \"o3\"\napproval_policy = \"on-request\"\n\n")
+	fill(&b, &n, size, func(i int) string {
+		return fmt.Sprintf(`[mcp_servers.server-%05d]
+command = "npx"
+args = ["-y", "@scope/server-%d@1.2.%d"]
+startup_timeout_sec = 20
+
+[mcp_servers.server-%05d.env]
+TOKEN = "token-%d"
+LEVEL = "debug"
+
+[profiles.p%05d]
+model = "gpt-5"
+model_reasoning_effort = "high"
+
+`, i, i, i%100, i, i, i)
+	})
+	return []byte(b.String())
+}
+
+// gooseYAML is a Goose config.yaml with many extensions.
+func gooseYAML(size int) []byte {
+	var b strings.Builder
+	n := 0
+	b.WriteString("GOOSE_PROVIDER: openai\nGOOSE_MODEL: gpt-4o\n# extensions\nextensions:\n")
+	fill(&b, &n, size, func(i int) string {
+		return fmt.Sprintf(`  ext-%05d:
+    name: ext-%05d
+    type: stdio
+    enabled: true # on
+    cmd: npx
+    args:
+      - -y
+      - "@scope/server-%d@1.2.%d"
+    envs:
+      TOKEN: token-%d
+    timeout: 300
+`, i, i, i, i%100, i)
+	})
+	b.WriteString("GOOSE_MODE: smart_approve\n")
+	return []byte(b.String())
+}
