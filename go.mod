@@ -3,7 +3,7 @@ module github.com/mcpship/mcpship
 go 1.25.0
 
 require (
-	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/BurntSushi/toml v1.6.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/tailscale/hujson v0.0.0-20250605163823-992244df8c5a
 	github.com/urfave/cli/v2 v2.27.7

@@ -76,3 +76,50 @@ func BenchmarkInitLarge(b *testing.B) {
 		}
 	}
 }
+
+// genTOML is a Codex config.toml of about size bytes.
+func genTOML(size int) []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "[mcp_servers.server-%05d]\ncommand = \"npx\"\nargs = [\"-y\", \"@scope/server-%d@1.2.%d\"]\nstartup_timeout_sec = 20\n\n[mcp_servers.server-%05d.env]\nTOKEN = \"token-%d\"\nLEVEL = \"debug\"\n\n[profiles.p%05d]\nmodel = \"gpt-5\"\n\n", i, i, i%100, i, i, i)
+	}
+	return []byte(b.String())
+}
+// genYAML is a Goose config.yaml of about size bytes.
+func genYAML(size int) []byte {
+	var b strings.Builder
+	b.WriteString("extensions:\n")
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "  ext-%05d:\n    name: ext-%05d\n    type: stdio\n    enabled: true # on\n    cmd: npx\n    args:\n      - -y\n      - \"@scope/server-%d@1.2.%d\"\n    envs:\n      TOKEN: token-%d\n    timeout: 300\n", i, i, i, i%100, i)
+	}
+	return []byte(b.String())
+}
+
+// benchEdit measures an add into body for client, without I/O: parse,
+// plan, verify.
+func benchEdit(b *testing.B, client string, body []byte) {
+	cl, _ := LookupClient(client)
+	tg := &Target{Client: cl, Scope: ScopeUser, File: "f", Container: []string{cl.key}}
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		d, err := cl.format.parse("f", body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := lookup(d, tg.Container, "mcpship"); err != nil {
+			b.Fatal(err)
+		}
+		e := cl.shape(srv)
+		out, _, err := d.set(tg.Container, "mcpship", e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := tg.verify(d, plan{out: out, entry: plain(e)}, "mcpship"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEditTOML(b *testing.B) { benchEdit(b, "codex", genTOML(1<<20)) }
+func BenchmarkEditYAML(b *testing.B) { benchEdit(b, "goose", genYAML(1<<20)) }
+func BenchmarkEditJSON(b *testing.B) { benchEdit(b, "claude-code", []byte(bigConfig())) }

@@ -39,19 +39,7 @@ func (c *Client) Scopes() []Scope {
 }
 
 // Format names the syntax of c's config files: "JSON", "JSONC", "TOML" or "YAML".
-func (c *Client) Format() string {
-	switch f := c.format.(type) {
-	case jsonFormat:
-		if f.jsonc {
-			return "JSONC"
-		}
-		return "JSON"
-	case tomlFormat:
-		return "TOML"
-	default:
-		return "YAML"
-	}
-}
+func (c *Client) Format() string { return c.format.name() }
 
 // Clients returns every known client, in the order of their names.
 func Clients() []*Client { return slices.Clone(clients) }

@@ -94,13 +94,7 @@ func (t *Target) editOnce(o Options, name, real string, f func(d document, real 
 	}
 	body := bytes.TrimPrefix(data, bom)
 	lead := data[:len(data)-len(body)]
-	fm := t.Client.format
-	if jf, ok := fm.(jsonFormat); ok {
-		// The edit needs the tree down to the servers, not inside them.
-		jf.keep = len(t.Container) + 1
-		fm = jf
-	}
-	doc, err := fm.parse(t.File, body)
+	doc, err := t.Client.format.parse(t.File, body)
 	if err != nil {
 		return nil, err
 	}
@@ -196,42 +190,38 @@ func (t *Target) retry(edit func() error) error {
 }
 
 // verify checks that the new body holds the old data with exactly the
-// planned change: for an entry added to JSON, where it changed
-// (verifySet); otherwise by parsing it again and comparing the models.
+// planned change, the same way for every format: it parses the new body,
+// finds the entry as planned (or gone), and compares everything else with
+// the old document.
 func (t *Target) verify(old document, p plan, name string) error {
 	bad := func(err error) error {
 		return fmt.Errorf("%s: mcpship's edit failed its own check (%v); nothing was written. Please report this with the file attached", t.File, err)
 	}
-	if d, ok := old.(*jsonDoc); ok && p.entry != nil {
-		// JSON is checked where it changed, not parsed again whole.
-		if err := d.verifySet(p.out, t.Container, name, p.entry); err != nil {
-			return bad(err)
-		}
-		return nil
+	before, err := old.tree() // first, so that old can be freed before the new parse
+	if err != nil {
+		return bad(err)
 	}
+	without(before, t.Container, name)
 	nd, err := t.Client.format.parse(t.File, p.out)
 	if err != nil {
 		return bad(err)
 	}
-	before, err := old.model()
+	x, err := lookup(nd, t.Container, name)
+	switch {
+	case err != nil:
+		return bad(err)
+	case p.entry == nil && x != nil:
+		return bad(fmt.Errorf("the entry %q is still there", name))
+	case p.entry != nil && (x == nil || !sameModel(x.value, p.entry)):
+		return bad(fmt.Errorf("the entry %q holds other data than planned", name))
+	}
+	after, err := nd.tree()
 	if err != nil {
 		return bad(err)
 	}
-	want, err := applySet(before, t.Container, name, p.entry, p.drop, t.Client.format.list())
-	if err != nil {
-		return bad(err)
-	}
-	got, err := nd.model()
-	if err != nil {
-		return bad(err)
-	}
-	if _, ok := t.Client.format.(tomlFormat); ok {
-		// A table exists in TOML as long as a [container.name] header
-		// does, so an emptied container vanishes with its last entry.
-		got, want = pruneEmpty(got, t.Container), pruneEmpty(want, t.Container)
-	}
-	if !sameModel(got, want) {
-		return bad(fmt.Errorf("the result holds other data than planned"))
+	without(after, t.Container, name)
+	if !before.equal(after) {
+		return bad(fmt.Errorf("data outside the entry %q changed", name))
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ package installer
 // byte order mark; callers strip and restore it.
 type format interface {
 	parse(file string, body []byte) (document, error)
+	// name is "JSON", "JSONC", "TOML" or "YAML".
+	name() string
 	// list says whether containers hold a list of entries with a "name"
 	// (Continue) rather than an object keyed by name.
 	list() bool
@@ -22,16 +24,13 @@ type document interface {
 	// remove deletes the entry name, which must exist. Up to drop keys at
 	// the end of the container path are deleted too if left empty.
 	remove(container []string, name string, drop int) ([]byte, error)
-	// model returns the whole document as plain Go values.
-	model() (any, error)
+	// tree returns the data the document holds, for verify to compare.
+	tree() (*node, error)
 }
 
 // lookup returns the entry name under the container path in d, or nil if
 // there is none, with the same refusals as d.entries.
 func lookup(d document, container []string, name string) (*entry, error) {
-	if jd, ok := d.(*jsonDoc); ok {
-		return jd.entry(container, name)
-	}
 	es, err := d.entries(container)
 	if err != nil {
 		return nil, err
@@ -96,4 +95,14 @@ func splice(b []byte, start, end int, s string) []byte {
 	out = append(out, b[:start]...)
 	out = append(out, s...)
 	return append(out, b[end:]...)
+}
+
+// splice2 is splice at two places, i <= j, at once.
+func splice2(b []byte, i int, s string, j int, t string) []byte {
+	out := make([]byte, 0, len(b)+len(s)+len(t))
+	out = append(out, b[:i]...)
+	out = append(out, s...)
+	out = append(out, b[i:j]...)
+	out = append(out, t...)
+	return append(out, b[j:]...)
 }

@@ -33,7 +33,7 @@ func FuzzJSONEdit(f *testing.F) {
 		if err != nil {
 			return // wrong shape: refused
 		}
-		before, err := d.model()
+		before := modelOf(t, d)
 		if err != nil {
 			t.Fatalf("accepted file has no model: %v", err)
 		}
@@ -52,7 +52,7 @@ func FuzzJSONEdit(f *testing.F) {
 			if err != nil {
 				t.Fatalf("remove produced an unparseable file: %v\n%q\n%q", err, in, out)
 			}
-			got, _ := d2.model()
+			got := modelOf(t, d2)
 			want, _ := applySet(before, container, e.name, nil, 0, false)
 			if !sameModel(got, want) {
 				t.Fatalf("remove %q changed other data:\n%q\n%q", e.name, in, out)
@@ -66,7 +66,7 @@ func FuzzJSONEdit(f *testing.F) {
 		if err != nil {
 			t.Fatalf("set produced an unparseable file: %v\n%q", err, out)
 		}
-		got, _ := d2.model()
+		got := modelOf(t, d2)
 		want, err := applySet(before, container, name, plain(testEntry), 0, false)
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -15,20 +16,22 @@ import (
 // are accepted (and kept); without, the file must be strict JSON, since
 // the client reading it would reject anything else.
 //
-// Both are parsed into hujson's syntax tree (parseTree, by hujson's
-// grammar), which records the byte offsets of every value; edits are
-// splices at those offsets, so no other byte changes.
-type jsonFormat struct {
-	jsonc bool
-	// keep, if not 0, is how many levels of objects and arrays the
-	// parse tree holds (see parseTree); walk goes no deeper.
-	keep int
-}
+// Both are parsed with hujson.Parse, which records the byte offsets of
+// every value; edits are splices at those offsets, so no other byte
+// changes.
+type jsonFormat struct{ jsonc bool }
 
 func (f jsonFormat) list() bool { return false }
 
+func (f jsonFormat) name() string {
+	if f.jsonc {
+		return "JSONC"
+	}
+	return "JSON"
+}
+
 func (f jsonFormat) parse(file string, body []byte) (document, error) {
-	d := &jsonDoc{file: file, body: body, eol: eolOf(body), strict: !f.jsonc, keep: f.keep}
+	d := &jsonDoc{file: file, body: body, eol: eolOf(body)}
 	if !utf8.Valid(body) {
 		off := 0
 		for off < len(body) {
@@ -42,38 +45,18 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 	}
 	if isSpace(body) {
 		d.body = []byte("{}" + d.eol)
-		d.blank = true
 	}
-	var v hujson.Value
-	var err error
-	parsed := false
-	if !f.jsonc && !d.blank {
-		// Strict JSON. One hujson parse suffices when its tree is JSON
-		// that encoding/json decodes; otherwise json.Unmarshal says what
-		// is wrong, as before. (Deep nesting is left to json.Unmarshal,
-		// which refuses it, rather than to hujson's recursion.)
-		if nesting(body) <= maxNesting {
-			var sk hjSkipped
-			v, sk, err = parseTree(body, f.keep)
-			parsed = err == nil && decodable(&v) && !sk.lax && !sk.big
-		}
-		if !parsed {
-			var m any
-			if err := json.Unmarshal(body, &m); err != nil {
-				var se *json.SyntaxError
-				if errors.As(err, &se) {
-					off := int(se.Offset) // just after the offending byte
-					if off < len(body) || !strings.Contains(se.Error(), "unexpected end") {
-						off--
-					}
-					return nil, d.errAt(off, "invalid JSON: "+se.Error())
-				}
-				return nil, &FileError{File: file, Msg: "invalid JSON: " + err.Error()}
+	v, err := hujson.Parse(d.body)
+	if !f.jsonc && (err != nil || !v.IsStandard()) {
+		// Strict JSON: say what is wrong as encoding/json does.
+		var se *json.SyntaxError
+		if errors.As(json.Unmarshal(d.body, new(json.RawMessage)), &se) {
+			off := int(se.Offset) // just after the offending byte
+			if off < len(body) || !strings.Contains(se.Error(), "unexpected end") {
+				off--
 			}
+			return nil, d.errAt(off, "invalid JSON: "+se.Error())
 		}
-	}
-	if !parsed {
-		v, _, err = parseTree(d.body, f.keep)
 	}
 	if err != nil {
 		fe := &FileError{File: file, Msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "hujson: ")}
@@ -99,10 +82,7 @@ type jsonDoc struct {
 	body   []byte
 	eol    string
 	unit   string // one level of indentation
-	blank  bool   // the file was empty
 	pretty bool   // the file is spread over lines
-	strict bool   // strict JSON: no comments or trailing commas
-	keep   int    // levels of objects and arrays in root; 0: all
 	root   hujson.Value
 }
 
@@ -153,10 +133,6 @@ func (d *jsonDoc) member(obj *hujson.Object, key string) (*hujson.ObjectMember, 
 // how many keys of path it matched, and an error if a key holds something
 // other than an object.
 func (d *jsonDoc) walk(path []string) (*hujson.Value, int, error) {
-	if d.keep > 0 && len(path) >= d.keep {
-		// Deeper objects stand empty in the tree: never edit them.
-		return nil, 0, fmt.Errorf("%s: internal error: parsed %d levels deep, not enough for %q", d.file, d.keep, path)
-	}
 	cur := &d.root
 	for i, k := range path {
 		obj := cur.Value.(*hujson.Object)
@@ -190,23 +166,64 @@ func kindName(v hujson.ValueTrimmed) string {
 	}
 }
 
-func (d *jsonDoc) plainValue(v *hujson.Value) (any, error) {
-	raw, err := hujson.Standardize(bytes.Clone(d.body[v.StartOffset:v.EndOffset]))
-	if err != nil {
-		return nil, err
+// jsonPlain returns the value of a JSON node as encoding/json decodes it
+// into an any, except that a number too large for a float64 is ±Inf, not
+// an error.
+func jsonPlain(n *node) any {
+	switch n.kind {
+	case '{':
+		m := make(map[string]any, len(n.keys))
+		for i, k := range n.keys {
+			m[k] = jsonPlain(n.kids[i])
+		}
+		return m
+	case '[':
+		a := make([]any, len(n.kids))
+		for i, k := range n.kids {
+			a[i] = jsonPlain(k)
+		}
+		return a
+	case '"':
+		return n.text
+	case '0':
+		return nil
 	}
-	var out any
-	err = json.Unmarshal(raw, &out)
-	return out, err
+	switch n.text {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	f, _ := strconv.ParseFloat(n.text, 64) // hujson checked its syntax
+	return f
 }
 
-func (d *jsonDoc) model() (any, error) {
-	if d.strict {
-		var m any // strict JSON needs no Standardize
-		err := json.Unmarshal(d.body, &m)
-		return m, err
+func (d *jsonDoc) tree() (*node, error) { return jsonNode(d.root.Value), nil }
+
+func jsonNode(v hujson.ValueTrimmed) *node {
+	switch v := v.(type) {
+	case *hujson.Object:
+		n := &node{kind: '{', keys: make([]string, len(v.Members)), kids: make([]*node, len(v.Members))}
+		for i := range v.Members {
+			n.keys[i] = litString(v.Members[i].Name.Value.(hujson.Literal))
+			n.kids[i] = jsonNode(v.Members[i].Value.Value)
+		}
+		return n
+	case *hujson.Array:
+		n := &node{kind: '[', kids: make([]*node, len(v.Elements))}
+		for i := range v.Elements {
+			n.kids[i] = jsonNode(v.Elements[i].Value)
+		}
+		return n
 	}
-	return d.plainValue(&d.root)
+	lit := v.(hujson.Literal)
+	switch lit.Kind() {
+	case '"':
+		return &node{kind: '"', text: litString(lit)}
+	case 'n':
+		return &node{kind: '0'}
+	}
+	return &node{kind: 'v', text: string(lit)}
 }
 
 func (d *jsonDoc) entries(container []string) ([]entry, error) {
@@ -225,59 +242,13 @@ func (d *jsonDoc) entries(container []string) ([]entry, error) {
 			return nil, d.errAt(m.Name.StartOffset, fmt.Sprintf("server %q appears twice (also on line %d)", name, l1))
 		}
 		seen[name] = i
-		val, err := d.plainValue(&m.Value)
-		if err != nil {
-			return nil, err
-		}
-		mv, ok := val.(map[string]any)
+		mv, ok := jsonPlain(jsonNode(m.Value.Value)).(map[string]any)
 		if !ok {
 			return nil, d.errAt(m.Value.StartOffset, fmt.Sprintf("server %q is %s, not an object", name, kindName(m.Value.Value)))
 		}
 		out = append(out, entry{name: name, value: mv})
 	}
 	return out, nil
-}
-
-// entry returns the entry name under the container path, or nil if there
-// is none. It refuses what entries refuses (a duplicate name, an entry
-// that is not an object) but decodes only the entry asked for, so a
-// number too large for a float64 inside another entry (possible in JSONC
-// only: strict JSON with one is refused when parsed) is not refused.
-func (d *jsonDoc) entry(container []string, name string) (*entry, error) {
-	v, n, err := d.walk(container)
-	if err != nil || n < len(container) {
-		return nil, err
-	}
-	obj := v.Value.(*hujson.Object)
-	var found *entry
-	seen := make(map[string]int, len(obj.Members))
-	for i := range obj.Members {
-		m := &obj.Members[i]
-		key := litString(m.Name.Value.(hujson.Literal))
-		if j, dup := seen[key]; dup {
-			l1, _ := lineCol(d.body, obj.Members[j].Name.StartOffset)
-			return nil, d.errAt(m.Name.StartOffset, fmt.Sprintf("server %q appears twice (also on line %d)", key, l1))
-		}
-		seen[key] = i
-		if m.Value.Value.Kind() != '{' {
-			if _, err := d.plainValue(&m.Value); err != nil {
-				return nil, err // as entries reports it
-			}
-			return nil, d.errAt(m.Value.StartOffset, fmt.Sprintf("server %q is %s, not an object", key, kindName(m.Value.Value)))
-		}
-		if key == name {
-			val, err := d.plainValue(&m.Value)
-			if err != nil {
-				return nil, err
-			}
-			mv, ok := val.(map[string]any)
-			if !ok {
-				return nil, d.errAt(m.Value.StartOffset, fmt.Sprintf("server %q is %s, not an object", key, kindName(m.Value.Value)))
-			}
-			found = &entry{name: key, value: mv}
-		}
-	}
-	return found, nil
 }
 
 // litString returns the string a JSON string literal holds. Most names

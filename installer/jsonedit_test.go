@@ -21,7 +21,7 @@ func roundTrip(t *testing.T, f format, in string, container []string, name strin
 	if err != nil {
 		t.Fatalf("parse input: %v", err)
 	}
-	before, err := d.model()
+	before := modelOf(t, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func roundTrip(t *testing.T, f format, in string, container []string, name strin
 	if err != nil {
 		t.Fatalf("output does not parse: %v\n%s", err, out)
 	}
-	got, err := d2.model()
+	got := modelOf(t, d2)
 	if err != nil {
 		t.Fatal(err)
 	}

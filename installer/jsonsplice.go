@@ -1,6 +1,7 @@
 package installer
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -36,65 +37,119 @@ func (d *jsonDoc) set(container []string, name string, e []field) ([]byte, int, 
 	return d.insert(v, path[n], val), len(container) - n, nil
 }
 
-// insert adds the member key: val at the end of the object v.
+// insert adds the member key: val at the end of the object v, after the
+// comments on the line of the last member (or of the opening brace), which
+// stay with what they follow.
 func (d *jsonDoc) insert(v *hujson.Value, key string, val any) []byte {
+	b := d.body
 	obj := v.Value.(*hujson.Object)
 	if k := len(obj.Members); k > 0 {
 		last := obj.Members[k-1]
-		indent, first := indentAt(d.body, last.Name.StartOffset)
-		text := "," + quoteJSON(key) + ":" + d.compact(val)
-		if first && d.pretty {
-			text = "," + d.eol + indent + quoteJSON(key) + ": " + d.render(val, indent)
+		c := commaAfter(obj, k-1)
+		indent, first := indentAt(b, last.Name.StartOffset)
+		if !first || !d.pretty { // on the line of the last member
+			if c >= 0 {
+				return splice(b, c+1, c+1, quoteJSON(key)+":"+d.compact(val)+",")
+			}
+			return splice(b, last.Value.EndOffset, last.Value.EndOffset, ","+quoteJSON(key)+":"+d.compact(val))
 		}
-		return splice(d.body, last.Value.EndOffset, last.Value.EndOffset, text)
+		// On a line of its own, after the comments on the last member's.
+		text := d.eol + indent + quoteJSON(key) + ": " + d.render(val, indent)
+		if c >= 0 { // a trailing comma: the new member gets one too
+			at := attached(b, c+1)
+			return splice(b, at, at, text+",")
+		}
+		end := last.Value.EndOffset
+		return splice2(b, end, ",", attached(b, end), text)
 	}
 	open, closing := v.StartOffset, v.EndOffset-1
+	at := attached(b, open+1)
 	if !d.pretty {
-		return splice(d.body, open+1, open+1, quoteJSON(key)+":"+d.compact(val))
+		return splice(b, at, at, quoteJSON(key)+":"+d.compact(val))
 	}
-	outer, _ := indentAt(d.body, open)
+	outer, _ := indentAt(b, open)
 	indent := outer + d.unit
 	member := d.eol + indent + quoteJSON(key) + ": " + d.render(val, indent)
-	if isSpace(d.body[open+1 : closing]) {
-		return splice(d.body, open+1, closing, member+d.eol+outer)
+	if isSpace(b[at:closing]) {
+		return splice(b, at, closing, member+d.eol+outer)
 	}
-	return splice(d.body, open+1, open+1, member) // keep the comments after it
+	return splice(b, at, at, member) // before the comments on later lines
+}
+
+// commaAfter returns the offset of the comma after member i of obj, or -1
+// if it has none (the last member without a trailing comma).
+func commaAfter(obj *hujson.Object, i int) int {
+	v := obj.Members[i].Value
+	if i < len(obj.Members)-1 || v.AfterExtra != nil {
+		return v.EndOffset + len(v.AfterExtra)
+	}
+	return -1
+}
+
+// attached returns the end of the comments that follow off on its line
+// (not its line ending): what a member's trailing comment belongs to.
+// It is called only where hujson found whitespace and comments.
+func attached(b []byte, off int) int {
+	end := off
+	for i := off; i < len(b); {
+		switch {
+		case b[i] == ' ' || b[i] == '\t':
+			i++
+		case bytes.HasPrefix(b[i:], []byte("//")):
+			j := bytes.IndexByte(b[i:], '\n')
+			if j < 0 {
+				return len(b)
+			}
+			if j > 0 && b[i+j-1] == '\r' {
+				j--
+			}
+			return i + j
+		case bytes.HasPrefix(b[i:], []byte("/*")):
+			i += 2 + bytes.Index(b[i+2:], []byte("*/")) + 2
+			end = i
+		default:
+			return end
+		}
+	}
+	return end
 }
 
 func (d *jsonDoc) remove(container []string, name string, drop int) ([]byte, error) {
-	v, n, err := d.walk(container)
-	if err != nil {
-		return nil, err
+	// The objects along the path, then the member to delete: the entry,
+	// or up to drop containers that hold nothing else.
+	path := []*hujson.Value{&d.root}
+	for _, k := range container {
+		m, _, err := d.member(path[len(path)-1].Value.(*hujson.Object), k)
+		if err != nil {
+			return nil, err
+		}
+		if m == nil || m.Value.Value.Kind() != '{' {
+			return nil, fmt.Errorf("%s: no server named %q", d.file, name)
+		}
+		path = append(path, &m.Value)
 	}
-	if n < len(container) {
-		return nil, fmt.Errorf("%s: no server named %q", d.file, name)
+	k, key := len(container), name
+	for ; k > 0 && k > len(container)-drop && onlyMember(path[k], key); k-- {
+		key = container[k-1]
 	}
-	out, err := d.removeMember(v, name)
-	// Delete up to drop levels of container that are now exactly {}.
-	for k := len(container); err == nil && k > 0 && k > len(container)-drop; k-- {
-		nd, perr := jsonFormat{jsonc: true}.parse(d.file, out)
-		if perr != nil {
-			return nil, perr
-		}
-		d2 := nd.(*jsonDoc)
-		c, _, werr := d2.walk(container[:k])
-		if werr != nil {
-			return nil, werr
-		}
-		if c.EndOffset-c.StartOffset != 2 {
-			break
-		}
-		parent, _, werr := d2.walk(container[:k-1])
-		if werr != nil {
-			return nil, werr
-		}
-		out, err = d2.removeMember(parent, container[k-1])
-	}
-	return out, err
+	return d.removeMember(path[k], key)
 }
 
-// removeMember deletes key from the object v: its name, value and one
-// separating comma, plus the line it stood on when it had a line of its own.
+// onlyMember reports whether the object v holds the member key and
+// nothing else, not even a comment.
+func onlyMember(v *hujson.Value, key string) bool {
+	obj := v.Value.(*hujson.Object)
+	if len(obj.Members) != 1 {
+		return false
+	}
+	m := obj.Members[0]
+	lit, _ := m.Name.Value.(hujson.Literal)
+	return litString(lit) == key && isSpace(m.Name.BeforeExtra) && isSpace(m.Value.AfterExtra) && isSpace(obj.AfterExtra)
+}
+
+// removeMember deletes key from the object v: the member, the comments
+// on the lines before it and on its own line, and one comma. If only
+// whitespace is left between the braces, that goes too.
 func (d *jsonDoc) removeMember(v *hujson.Value, key string) ([]byte, error) {
 	obj := v.Value.(*hujson.Object)
 	m, i, err := d.member(obj, key)
@@ -105,38 +160,40 @@ func (d *jsonDoc) removeMember(v *hujson.Value, key string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: no key %q", d.file, key)
 	}
 	b := d.body
-	comma := m.Value.EndOffset + len(m.Value.AfterExtra) // valid if AfterExtra != nil
-	switch {
-	case len(obj.Members) == 1:
-		end := m.Value.EndOffset
-		if m.Value.AfterExtra != nil {
-			end = comma + 1
-		}
-		out := splice(b, v.StartOffset+1, end, "")
-		closing := v.EndOffset - 1 - (end - v.StartOffset - 1)
-		if isSpace(out[v.StartOffset+1 : closing]) {
-			out = splice(out, v.StartOffset+1, closing, "")
-		}
-		return out, nil
-	case i == len(obj.Members)-1:
-		return splice(b, obj.Members[i-1].Value.EndOffset, m.Value.EndOffset, ""), nil
-	default:
-		start := m.Name.StartOffset
-		if _, first := indentAt(b, start); first {
-			start = lineStart(b, start)
-		}
-		end := comma + 1
-		if start < m.Name.StartOffset { // take the rest of the line if it is blank
-			e := end
-			for e < len(b) && (b[e] == ' ' || b[e] == '\t' || b[e] == '\r') {
-				e++
-			}
-			if e < len(b) && b[e] == '\n' {
-				end = e + 1
-			}
-		}
-		return splice(b, start, end, ""), nil
+	from := v.StartOffset + 1 // just after what comes before the member
+	if i > 0 {
+		from = commaAfter(obj, i-1) + 1
 	}
+	start := attached(b, from)
+	end := attached(b, m.Value.EndOffset)
+	c := commaAfter(obj, i)
+	if c >= 0 {
+		end = attached(b, c+1)
+	}
+	if bytes.Contains(b[from:start], []byte("//")) && !restBlank(b, end) {
+		// A line comment before the member, and text after it on its
+		// line: keep the line break that ends the comment.
+		start += bytes.IndexByte(b[start:], '\n') + 1
+	}
+	out := splice(b, start, end, "")
+	if c < 0 && i > 0 { // the last member, without a trailing comma: the comma before it goes
+		out = splice(out, from-1, from, "")
+	}
+	open, closing := v.StartOffset, v.EndOffset-1-(len(b)-len(out))
+	if isSpace(out[open+1 : closing]) {
+		out = splice(out, open+1, closing, "")
+	}
+	return out, nil
+}
+
+// restBlank reports whether only whitespace follows off on its line.
+func restBlank(b []byte, off int) bool {
+	for ; off < len(b) && b[off] != '\n'; off++ {
+		if b[off] != ' ' && b[off] != '\t' && b[off] != '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 // render formats val as JSON starting at a line indented by indent.

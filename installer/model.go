@@ -3,9 +3,7 @@ package installer
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"reflect"
-	"slices"
 )
 
 // A field is one member of a server entry, in the order it is written.
@@ -105,105 +103,4 @@ func sameModel(a, b any) bool {
 		cb = map[string]any{}
 	}
 	return err1 == nil && err2 == nil && reflect.DeepEqual(ca, cb)
-}
-
-// applySet returns a copy of the document model m with the entry name
-// under the container path set to e (or deleted when e is nil). For a
-// list container, entries are list items whose "name" is name.
-// When drop > 0 and the container ends up empty it is deleted too, and so
-// on up the path, up to drop keys.
-// list says whether a missing container is created as a list.
-func applySet(m any, container []string, name string, e any, drop int, list bool) (any, error) {
-	m, err := canonical(m)
-	if err != nil {
-		return nil, err
-	}
-	if m == nil {
-		m = map[string]any{}
-	}
-	root, ok := m.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("top level is not an object")
-	}
-	parent := root
-	for _, k := range container[:len(container)-1] {
-		next, ok := parent[k].(map[string]any)
-		if !ok {
-			if e == nil {
-				return m, nil
-			}
-			next = map[string]any{}
-			parent[k] = next
-		}
-		parent = next
-	}
-	last := container[len(container)-1]
-	switch c := parent[last].(type) {
-	case []any:
-		i := slices.IndexFunc(c, func(x any) bool {
-			item, ok := x.(map[string]any)
-			return ok && item["name"] == name
-		})
-		switch {
-		case e == nil && i >= 0:
-			c = slices.Delete(c, i, i+1)
-		case e != nil && i >= 0:
-			c[i] = e
-		case e != nil:
-			c = append(c, e)
-		}
-		parent[last] = c
-	case map[string]any:
-		if e == nil {
-			delete(c, name)
-		} else {
-			c[name] = e
-		}
-	case nil:
-		if e != nil && list {
-			parent[last] = []any{e}
-		} else if e != nil {
-			parent[last] = map[string]any{name: e}
-		}
-	default:
-		return nil, fmt.Errorf("%q is not an object", last)
-	}
-	for k := len(container); k > 0 && k > len(container)-drop; k-- {
-		p := root
-		for _, key := range container[:k-1] {
-			p, _ = p[key].(map[string]any)
-		}
-		switch c := p[container[k-1]].(type) {
-		case map[string]any:
-			if len(c) > 0 {
-				return root, nil
-			}
-		case []any:
-			if len(c) > 0 {
-				return root, nil
-			}
-		case nil:
-		default:
-			return root, nil
-		}
-		delete(p, container[k-1])
-	}
-	return root, nil
-}
-
-// pruneEmpty returns m without the container if the container is an
-// empty object.
-func pruneEmpty(m any, container []string) any {
-	m, err := canonical(m)
-	if err != nil {
-		return m
-	}
-	p, _ := m.(map[string]any)
-	for _, k := range container[:len(container)-1] {
-		p, _ = p[k].(map[string]any)
-	}
-	if c, ok := p[container[len(container)-1]].(map[string]any); ok && len(c) == 0 {
-		delete(p, container[len(container)-1])
-	}
-	return m
 }

@@ -93,7 +93,7 @@ func TestYAMLRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		before, _ := d.model()
+		before := modelOf(t, d)
 		out, created, err := d.set([]string{"mcpServers"}, "mcpship", e)
 		if err != nil {
 			t.Fatal(err)
@@ -102,7 +102,7 @@ func TestYAMLRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("output does not parse: %v\n%s", err, out)
 		}
-		got, _ := d2.model()
+		got := modelOf(t, d2)
 		want, _ := applySet(before, []string{"mcpServers"}, "mcpship", plain(e), 0, true)
 		if !sameModel(got, want) {
 			t.Errorf("after set: %v, want %v\n%s", got, want, out)

@@ -8,23 +8,25 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pelletier/go-toml/v2"
+	"github.com/BurntSushi/toml"
 )
 
 // tomlFormat edits TOML files (Codex) by text: each server is a table
 // [container.name] whose lines are replaced, appended or deleted as a
-// block. Every result is re-parsed with go-toml before it is written.
+// block. Files are decoded with BurntSushi/toml, whose decoder takes time
+// in proportion to the file (go-toml's checks for duplicate keys do not).
 type tomlFormat struct{}
 
-func (tomlFormat) list() bool { return false }
+func (tomlFormat) list() bool   { return false }
+func (tomlFormat) name() string { return "TOML" }
 
 func (tomlFormat) parse(file string, body []byte) (document, error) {
 	var m map[string]any
-	if err := toml.Unmarshal(body, &m); err != nil {
+	if _, err := toml.Decode(string(body), &m); err != nil {
 		fe := &FileError{File: file, Msg: "invalid TOML: " + err.Error()}
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			fe.Line, fe.Col = de.Position()
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			fe.Line, fe.Col, fe.Msg = pe.Position.Line, pe.Position.Col, "invalid TOML: "+pe.Message
 		}
 		return nil, fe
 	}
@@ -38,7 +40,34 @@ type tomlDoc struct {
 	m    map[string]any
 }
 
-func (d *tomlDoc) model() (any, error) { return d.m, nil }
+func (d *tomlDoc) tree() (*node, error) { return tomlNode(d.m), nil }
+
+func tomlNode(v any) *node {
+	switch v := v.(type) {
+	case map[string]any:
+		n := &node{kind: '{', keys: slices.Sorted(maps.Keys(v))}
+		n.kids = make([]*node, len(n.keys))
+		for i, k := range n.keys {
+			n.kids[i] = tomlNode(v[k])
+		}
+		return n
+	case []map[string]any: // an array of tables
+		n := &node{kind: '[', kids: make([]*node, len(v))}
+		for i, x := range v {
+			n.kids[i] = tomlNode(x)
+		}
+		return n
+	case []any:
+		n := &node{kind: '[', kids: make([]*node, len(v))}
+		for i, x := range v {
+			n.kids[i] = tomlNode(x)
+		}
+		return n
+	case string:
+		return &node{kind: '"', text: v}
+	}
+	return &node{kind: 'v', text: fmt.Sprintf("%T %v", v, v)}
+}
 
 func (d *tomlDoc) table(container []string) (map[string]any, error) {
 	cur := d.m
@@ -63,14 +92,16 @@ func (d *tomlDoc) entries(container []string) ([]entry, error) {
 	}
 	// File order: by table header, then any defined otherwise.
 	var names []string
+	seen := make(map[string]bool, len(t))
 	for _, line := range splitLines(d.body) {
 		h, ok := tomlHeader(line)
-		if ok && len(h) == len(container)+1 && slices.Equal(h[:len(container)], container) && t[h[len(h)-1]] != nil && !slices.Contains(names, h[len(h)-1]) {
+		if ok && len(h) == len(container)+1 && slices.Equal(h[:len(container)], container) && t[h[len(h)-1]] != nil && !seen[h[len(h)-1]] {
 			names = append(names, h[len(h)-1])
+			seen[h[len(h)-1]] = true
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(t)) {
-		if !slices.Contains(names, name) {
+		if !seen[name] {
 			names = append(names, name)
 		}
 	}

@@ -19,7 +19,11 @@ import (
 type yamlFormat struct{ seq bool }
 
 func (f yamlFormat) list() bool { return f.seq }
+func (yamlFormat) name() string { return "YAML" }
 
+// parse decodes body into yaml.Node, never into maps: go-yaml compares
+// every pair of keys of a mapping it decodes into a map, and checks none
+// for a node. Duplicate keys are refused here instead, as go-yaml would.
 func (f yamlFormat) parse(file string, body []byte) (document, error) {
 	d := &yamlDoc{file: file, body: body, eol: eolOf(body), seq: f.seq}
 	var root yaml.Node
@@ -36,12 +40,35 @@ func (f yamlFormat) parse(file string, body []byte) (document, error) {
 		if top.Kind != yaml.MappingNode {
 			return nil, &FileError{File: file, Line: top.Line, Col: top.Column, Msg: "the top level is not a mapping"}
 		}
+		if err := d.unique(top); err != nil {
+			return nil, err
+		}
 		d.top = top
 	}
-	if err := yaml.Unmarshal(body, &d.m); err != nil {
-		return nil, &FileError{File: file, Msg: "invalid YAML: " + err.Error()}
-	}
 	return d, nil
+}
+
+// unique refuses a mapping under n with the same key twice.
+func (d *yamlDoc) unique(n *yaml.Node) error {
+	if n.Kind == yaml.MappingNode {
+		seen := make(map[string]*yaml.Node, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				continue
+			}
+			if prev, dup := seen[k.Value]; dup {
+				return &FileError{File: d.file, Line: k.Line, Col: k.Column, Msg: fmt.Sprintf("invalid YAML: mapping key %q already defined at line %d", k.Value, prev.Line)}
+			}
+			seen[k.Value] = k
+		}
+	}
+	for _, c := range n.Content {
+		if err := d.unique(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type yamlDoc struct {
@@ -50,16 +77,57 @@ type yamlDoc struct {
 	eol  string
 	seq  bool
 	top  *yaml.Node // the top-level mapping, nil in an empty file
-	m    any
 }
 
-func (d *yamlDoc) model() (any, error) { return d.m, nil }
+func (d *yamlDoc) tree() (*node, error) {
+	if d.top == nil {
+		return &node{kind: '{'}, nil
+	}
+	return yamlNode(d.top), nil
+}
+
+// yamlNode converts n, with its aliases by name rather than expanded.
+func yamlNode(n *yaml.Node) *node {
+	switch n.Kind {
+	case yaml.MappingNode:
+		out := &node{kind: '{', keys: make([]string, 0, len(n.Content)/2), kids: make([]*node, 0, len(n.Content)/2)}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], yamlNode(n.Content[i+1])
+			key := k.Value
+			if k.Kind != yaml.ScalarNode { // a complex key, rare
+				key, v = "\x00", &node{kind: '[', kids: []*node{yamlNode(k), v}}
+			}
+			out.keys = append(out.keys, key)
+			out.kids = append(out.kids, v)
+		}
+		return out
+	case yaml.SequenceNode:
+		out := &node{kind: '[', kids: make([]*node, len(n.Content))}
+		for i, c := range n.Content {
+			out.kids[i] = yamlNode(c)
+		}
+		return out
+	case yaml.AliasNode:
+		return &node{kind: 'v', text: "*" + n.Value}
+	case yaml.DocumentNode:
+		return yamlNode(n.Content[0])
+	}
+	switch tag := n.ShortTag(); tag {
+	case "!!str":
+		return &node{kind: '"', text: n.Value}
+	case "!!null":
+		return &node{kind: '0'}
+	default:
+		return &node{kind: 'v', text: tag + " " + n.Value}
+	}
+}
 
 // A yamlBlock describes the lines of a container: the line of its key,
 // the first line of each entry, and the line after its last content line.
 type yamlBlock struct {
 	keyLine int // 0-based
 	names   []string
+	nodes   []*yaml.Node // each entry's mapping
 	starts  []int
 	end     int
 	indent  string // before each entry's key (or dash)
@@ -109,6 +177,7 @@ func (d *yamlDoc) block(container []string) (*yamlBlock, []string, error) {
 					start--
 				}
 				b.names = append(b.names, yamlName(item))
+				b.nodes = append(b.nodes, item)
 				b.starts = append(b.starts, start)
 				if len(b.starts) == 1 {
 					b.indent = lines[start][:len(lines[start])-len(strings.TrimLeft(lines[start], " "))]
@@ -119,7 +188,11 @@ func (d *yamlDoc) block(container []string) (*yamlBlock, []string, error) {
 		}
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			ek, ev := v.Content[j], v.Content[j+1]
+			if ev.Kind != yaml.MappingNode {
+				return nil, nil, &FileError{File: d.file, Line: ev.Line, Col: ev.Column, Msg: fmt.Sprintf("server %q is not a mapping", ek.Value)}
+			}
 			b.names = append(b.names, ek.Value)
+			b.nodes = append(b.nodes, ev)
 			b.starts = append(b.starts, ek.Line-1)
 			if j == 0 {
 				b.indent = strings.Repeat(" ", ek.Column-1)
@@ -149,23 +222,13 @@ func (d *yamlDoc) entries(container []string) ([]entry, error) {
 	if err != nil || b == nil {
 		return nil, err
 	}
-	var out []entry
-	top, _ := d.m.(map[string]any)
-	switch c := top[container[0]].(type) {
-	case []any:
-		for _, item := range c {
-			m, _ := item.(map[string]any)
-			name, _ := m["name"].(string)
-			out = append(out, entry{name: name, value: m})
+	out := make([]entry, len(b.names))
+	for i, n := range b.nodes {
+		var m map[string]any
+		if err := n.Decode(&m); err != nil {
+			return nil, &FileError{File: d.file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf("server %q: %v", b.names[i], err)}
 		}
-	case map[string]any:
-		for _, name := range b.names {
-			m, ok := c[name].(map[string]any)
-			if !ok {
-				return nil, &FileError{File: d.file, Msg: fmt.Sprintf("server %q is not a mapping", name)}
-			}
-			out = append(out, entry{name: name, value: m})
-		}
+		out[i] = entry{name: b.names[i], value: m}
 	}
 	return out, nil
 }
