@@ -85,6 +85,7 @@ func genTOML(size int) []byte {
 	}
 	return []byte(b.String())
 }
+
 // genYAML is a Goose config.yaml of about size bytes.
 func genYAML(size int) []byte {
 	var b strings.Builder
