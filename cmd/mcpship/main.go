@@ -23,13 +23,16 @@ const (
 	exitUsage   = 64 // EX_USAGE: the command line was wrong
 )
 
-// usageError marks an error that is the caller's mistake on the command line.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
+// usagef returns a usage error: the caller's mistake on the command line,
+// exit code 64. Every exit code goes through cli.Exit (a [cli.ExitCoder]);
+// there is no other mechanism.
 func usagef(format string, args ...any) error {
-	return usageError{fmt.Sprintf(format, args...)}
+	return cli.Exit(fmt.Sprintf(format, args...), exitUsage)
+}
+
+// usageError makes a flag parsing error a usage error.
+func usageError(_ *cli.Context, err error, _ bool) error {
+	return cli.Exit(err.Error(), exitUsage)
 }
 
 func plural(n int, what string) string {
@@ -50,7 +53,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "mcpship: %v\n", err)
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintf(stderr, "mcpship: %s\n", msg)
+	}
 	code := exitCode(err)
 	if code == exitUsage {
 		fmt.Fprintln(stderr, "Run 'mcpship help' for usage.")
@@ -60,13 +65,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // exitCode maps an error returned by the app to the process exit code.
 func exitCode(err error) int {
-	var ue usageError
 	var ec cli.ExitCoder
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &ue):
-		return exitUsage
 	case errors.As(err, &ec):
 		return ec.ExitCode()
 	}
@@ -93,17 +95,18 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 // just the commands they serve, so it must not touch globals.
 func newAppWith(stdin io.Reader, stdout, stderr io.Writer, cmds []*cli.Command) *cli.App {
 	return &cli.App{
-		Name:      "mcpship",
-		Usage:     "ship a command-line tool as an MCP server and register it with AI assistants",
-		Version:   release.Current().Version,
-		Reader:    stdin,
-		Writer:    stdout,
-		ErrWriter: stderr,
+		Name:    "mcpship",
+		Usage:   "ship a command-line tool as an MCP server and register it with AI assistants",
+		Version: release.Current().Version,
+		Reader:  stdin,
+		Writer:  stdout,
+		// The scripts of "mcpship completion" ask for completions with
+		// --generate-bash-completion.
+		EnableBashCompletion: true,
+		ErrWriter:            stderr,
 		// Errors are printed once, by run, with the right exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageError{err.Error()}
-		},
+		OnUsageError:   usageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("unknown command %q", c.Args().First())

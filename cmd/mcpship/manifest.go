@@ -23,10 +23,10 @@ func manifestCommand() *cli.Command {
 				"exits 1 when any manifest is invalid; prints a line per valid manifest on standard output.\n" +
 				"Programs not found on this machine's PATH are reported as warnings.\n" +
 				"The format is described in docs/manifest.md.",
-			OnUsageError: commandUsageError,
+			OnUsageError: usageError,
 			Action:       checkManifests,
 		}},
-		OnUsageError: commandUsageError,
+		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("unknown manifest command %q", c.Args().First())

@@ -33,7 +33,7 @@ func serveCommand() *cli.Command {
 			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "session default `NAME=VALUE` for an input a call leaves out; NAME is INPUT or TOOL.INPUT (repeatable)"},
 			&cli.DurationFlag{Name: "progress-interval", Value: manifest.DefaultProgressInterval, Usage: "how often a running manifest command reports progress to a call that asked for it"},
 		},
-		OnUsageError: commandUsageError,
+		OnUsageError: usageError,
 		Action:       serve,
 	}
 }

@@ -17,7 +17,7 @@ func versionCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON object instead of a line"},
 		},
-		OnUsageError: commandUsageError,
+		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("version takes no arguments, got %q", c.Args().First())
@@ -35,9 +35,4 @@ func versionCommand() *cli.Command {
 			return err
 		},
 	}
-}
-
-// commandUsageError turns a flag parsing error of a subcommand into a usage error.
-func commandUsageError(_ *cli.Context, err error, _ bool) error {
-	return usageError{err.Error()}
 }
