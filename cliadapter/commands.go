@@ -9,7 +9,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpship/mcpship/installer"
 	"github.com/mcpship/mcpship/mcp"
 	"github.com/mcpship/mcpship/registercmd"
 )
@@ -35,7 +34,7 @@ func program(opts Options) registercmd.Program {
 		return p
 	}
 	p.Flags = []cli.Flag{&cli.BoolFlag{Name: "allow-write", Usage: "register 'mcp --allow-write', which also serves the commands that change things"}}
-	p.FlagArgs = func(c *cli.Context, _ installer.Env) ([]string, error) {
+	p.FlagArgs = func(c *cli.Context, _ registercmd.Dest) ([]string, error) {
 		if c.Bool("allow-write") {
 			return []string{"--allow-write"}, nil
 		}

@@ -150,3 +150,19 @@ func serverOf(name string, v map[string]any) Server {
 	s.Cwd = str("cwd")
 	return s
 }
+
+// EnvRef returns how c's config refers to the variable name of the
+// environment c starts with, such as "${API_KEY}" for Claude Code, so
+// that a secret need not be written in the file; "" when c documents no
+// such syntax. Sources: each client's documentation (docs/register.md).
+func (c *Client) EnvRef(name string) string {
+	switch c.Name {
+	case "claude-code", "gemini", "kiro":
+		return "${" + name + "}"
+	case "cursor", "roo", "vscode", "windsurf":
+		return "${env:" + name + "}"
+	case "opencode":
+		return "{env:" + name + "}"
+	}
+	return ""
+}

@@ -38,18 +38,19 @@ func (e *envFlag) Set(v string) error {
 
 func (e *envFlag) String() string { return strings.Join(e.vals, " ") }
 
-// clientFlag is --client. Its help points to "PROG list" when prog is
+// clientFlag is --client, for the assistants whose files a command
+// changes ("to configure"). Its help points to "PROG list" when prog is
 // not "".
-func clientFlag(prog string) cli.Flag {
+func clientFlag(prog, what string) cli.Flag {
 	hint := "(a wrong name lists the known ones)"
 	if prog != "" {
 		hint = "(see '" + prog + " list')"
 	}
-	return &cli.StringFlag{Name: "client", Value: "claude-code", Usage: "assistants to configure, comma-separated " + hint}
+	return &cli.StringFlag{Name: "client", Value: "claude-code", Usage: "assistants " + what + ", comma-separated " + hint}
 }
 
 func scopeFlag() cli.Flag {
-	return &cli.StringFlag{Name: "scope", Value: "project", Usage: "project, user or local"}
+	return &cli.StringFlag{Name: "scope", Usage: "project, user or local (default: each client's own, project where it has one)"}
 }
 
 func commonFlags() []cli.Flag {
@@ -68,6 +69,9 @@ func noArgs(c *cli.Context) error {
 }
 
 // setup returns the environment, options and targets a command works on.
+// Without --scope, each client gets its own default scope: project where
+// it has one, else the one it has; a list of clients whose defaults
+// differ says so on standard error.
 func setup(c *cli.Context, all bool) (installer.Env, installer.Options, []*installer.Target, error) {
 	env, err := installer.OSEnv(c.String("project"))
 	if err != nil {
@@ -80,9 +84,19 @@ func setup(c *cli.Context, all bool) (installer.Env, installer.Options, []*insta
 	o := installer.Options{StateDir: state, DryRun: c.Bool("dry-run"), Force: c.Bool("force")}
 	scope := installer.Scope(c.String("scope"))
 	switch scope {
-	case installer.ScopeProject, installer.ScopeUser, installer.ScopeLocal:
+	case "", installer.ScopeProject, installer.ScopeUser, installer.ScopeLocal:
 	default:
 		return env, o, nil, usagef("--scope %q: want project, user or local", scope)
+	}
+	if c.IsSet("scope") && scope == "" {
+		return env, o, nil, usagef("--scope is empty: want project, user or local")
+	}
+	// scopeOf is the scope used for cl: --scope, else cl's default.
+	scopeOf := func(cl *installer.Client) installer.Scope {
+		if scope != "" {
+			return scope
+		}
+		return cl.Scopes()[0]
 	}
 	var targets []*installer.Target
 	if all {
@@ -90,30 +104,51 @@ func setup(c *cli.Context, all bool) (installer.Env, installer.Options, []*insta
 			return env, o, nil, usagef("--all and --client cannot be used together")
 		}
 		for _, cl := range installer.Clients() {
-			if t, err := cl.Target(env, scope); err == nil && t.Present(env) {
+			if t, err := cl.Target(env, scopeOf(cl)); err == nil && t.Present(env) {
 				targets = append(targets, t)
 			}
 		}
 		if len(targets) == 0 {
-			return env, o, nil, fmt.Errorf("no client with a %s config was found on this machine; name one with --client", scope)
+			where := "config"
+			if scope != "" {
+				where = string(scope) + " config"
+			}
+			return env, o, nil, fmt.Errorf("no client with a %s was found on this machine; name one with --client", where)
 		}
-		return env, o, targets, nil
-	}
-	for _, name := range strings.Split(c.String("client"), ",") {
-		cl, err := installer.LookupClient(strings.TrimSpace(name))
-		if err != nil {
-			return env, o, nil, usagef("%v", err)
-		}
-		t, err := cl.Target(env, scope)
-		if err != nil {
-			if len(cl.Scopes()) > 0 && !hasScope(cl, scope) {
+	} else {
+		for _, name := range strings.Split(c.String("client"), ",") {
+			cl, err := installer.LookupClient(strings.TrimSpace(name))
+			if err != nil {
 				return env, o, nil, usagef("%v", err)
 			}
-			return env, o, nil, err
+			t, err := cl.Target(env, scopeOf(cl))
+			if err != nil {
+				if !hasScope(cl, scopeOf(cl)) {
+					return env, o, nil, usagef("%v; or leave --scope out to use each client's own", err)
+				}
+				return env, o, nil, err
+			}
+			targets = append(targets, t)
 		}
-		targets = append(targets, t)
+	}
+	if scope == "" && !all && mixed(targets) {
+		var each []string
+		for _, t := range targets {
+			each = append(each, fmt.Sprintf("%s %s", t.Client.Name, t.Scope))
+		}
+		fmt.Fprintf(c.App.ErrWriter, "%s: no --scope given, so each client uses its own default: %s\n", c.App.Name, strings.Join(each, ", "))
 	}
 	return env, o, targets, nil
+}
+
+// mixed reports whether the targets are in more than one scope.
+func mixed(targets []*installer.Target) bool {
+	for _, t := range targets {
+		if t.Scope != targets[0].Scope {
+			return true
+		}
+	}
+	return false
 }
 
 func hasScope(c *installer.Client, s installer.Scope) bool {
@@ -125,27 +160,40 @@ func hasScope(c *installer.Client, s installer.Scope) bool {
 	return false
 }
 
-// each applies f to every target, printing a line (or JSON) per change.
-// A failure is reported and the other targets are still done.
-func each(c *cli.Context, targets []*installer.Target, f func(*installer.Target) (*installer.Change, error)) error {
-	var changes []*installer.Change
+// A result is one file's outcome as --json prints it: the change, with
+// any warnings, or for a file that was refused, "action": "refused" and
+// the error.
+type result struct {
+	*installer.Change
+	Warnings []string `json:"warnings,omitempty"`
+	Error    string   `json:"error,omitempty"`
+}
+
+// each applies f to every target, printing a line (or JSON) per file and
+// the target's warnings, if any. A failure is reported and the other
+// targets are still done. name is the server's name, for the JSON of a
+// refused file.
+func each(c *cli.Context, targets []*installer.Target, name string, warnings map[*installer.Target][]string, f func(*installer.Target) (*installer.Change, error)) error {
+	results := []result{}
 	var errs []error
 	for _, t := range targets {
 		ch, err := f(t)
 		if err != nil {
+			err = explain(t, err)
 			errs = append(errs, err)
+			results = append(results, result{Change: &installer.Change{Client: t.Client.Name, Scope: t.Scope, File: t.File, Name: name, Action: "refused"}, Error: err.Error()})
 			continue
 		}
-		changes = append(changes, ch)
+		results = append(results, result{Change: ch, Warnings: warnings[t]})
 		if !c.Bool("json") {
 			printChange(c.App.Writer, ch)
 		}
+		for _, w := range warnings[t] {
+			fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", c.App.Name, w)
+		}
 	}
 	if c.Bool("json") {
-		if changes == nil {
-			changes = []*installer.Change{}
-		}
-		if err := printJSON(c.App.Writer, changes); err != nil {
+		if err := printJSON(c.App.Writer, results); err != nil {
 			return err
 		}
 	}

@@ -1,9 +1,13 @@
 package registercmd
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -25,9 +29,16 @@ type Program struct {
 	// --manifest. They cannot be used with a command after "--".
 	Flags []cli.Flag
 	// FlagArgs, if set, returns the arguments that follow Args, from
-	// Flags. An error that is a cli.ExitCoder with code 64 is a usage
-	// error.
-	FlagArgs func(c *cli.Context, env installer.Env) ([]string, error)
+	// Flags, for the config file d. An error that is a cli.ExitCoder with
+	// code 64 is a usage error.
+	FlagArgs func(c *cli.Context, d Dest) ([]string, error)
+}
+
+// A Dest is a config file init registers a program in.
+type Dest struct {
+	Client  string // the assistant, such as "claude-code"
+	Scope   string // "project", "user" or "local"
+	Project string // absolute directory of the project
 }
 
 // Init returns the "init" command, which registers p with AI assistants:
@@ -42,7 +53,7 @@ func Init(p Program) *cli.Command {
 		Description: "Adds a server entry to each assistant's config file, keeping every other byte of the file,\n" +
 			"after a backup. By default it registers " + p.long() + " for Claude Code in the project.",
 		Flags: append(append([]cli.Flag{
-			clientFlag(p.Name),
+			clientFlag(p.Name, "to configure"),
 			&cli.BoolFlag{Name: "all", Usage: "every client whose config location exists on this machine"},
 			scopeFlag(),
 			p.nameFlag(),
@@ -53,18 +64,40 @@ func Init(p Program) *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "replace a different server registered under the same name"},
 		}, commonFlags()...)...),
 		OnUsageError: onUsageError,
-		Action: func(c *cli.Context) error {
-			env, o, targets, err := setup(c, c.Bool("all"))
-			if err != nil {
-				return err
-			}
-			s, err := p.server(c, env)
-			if err != nil {
-				return err
-			}
-			return each(c, targets, func(t *installer.Target) (*installer.Change, error) { return t.Add(s, o) })
-		},
+		Action:       func(c *cli.Context) error { return runInit(c, p) },
 	}
+}
+
+func runInit(c *cli.Context, p Program) error {
+	env, o, targets, err := setup(c, c.Bool("all"))
+	if err != nil {
+		return err
+	}
+	base, err := p.server(c)
+	if err != nil {
+		return err
+	}
+	// Every entry is worked out before any file is written, so that a
+	// mistake in the flags changes nothing.
+	servers := map[*installer.Target]installer.Server{}
+	warnings := map[*installer.Target][]string{}
+	for _, t := range targets {
+		s := base
+		if c.NArg() == 0 && p.FlagArgs != nil {
+			more, err := p.FlagArgs(c, Dest{Client: t.Client.Name, Scope: string(t.Scope), Project: env.ProjectDir})
+			if err != nil {
+				return err
+			}
+			s.Args = append(slices.Clip(s.Args), more...)
+		}
+		servers[t] = s
+		if t.Scope == installer.ScopeProject {
+			warnings[t] = secretWarnings(t, s)
+		}
+	}
+	return each(c, targets, base.Name, warnings, func(t *installer.Target) (*installer.Change, error) {
+		return t.Add(servers[t], o)
+	})
 }
 
 // short and long name the registered command in help text.
@@ -106,8 +139,9 @@ func (p Program) name(c *cli.Context) string {
 	return c.App.Name
 }
 
-// server builds the server init registers.
-func (p Program) server(c *cli.Context, env installer.Env) (installer.Server, error) {
+// server builds the server init registers, but for the arguments of
+// p.FlagArgs, which depend on the file.
+func (p Program) server(c *cli.Context) (installer.Server, error) {
 	s := installer.Server{Name: p.name(c)}
 	if s.Name == "" {
 		return s, usagef("--name must not be empty")
@@ -125,25 +159,75 @@ func (p Program) server(c *cli.Context, env installer.Env) (installer.Server, er
 			return s, err
 		}
 		s.Command, s.Args = absIfPath(c.Args().First()), c.Args().Tail()
-		return s, nil
+		return s, checkCommand(c, s.Command, "the command after --")
 	}
 	s.Command = absIfPath(c.String("command"))
-	if s.Command == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return s, fmt.Errorf("finding the %s binary: %w; name it with --command", c.App.Name, err)
-		}
-		s.Command = exe
-	}
 	s.Args = append([]string{}, p.Args...)
-	if p.FlagArgs != nil {
-		more, err := p.FlagArgs(c, env)
-		if err != nil {
-			return s, err
-		}
-		s.Args = append(s.Args, more...)
+	if s.Command != "" {
+		return s, checkCommand(c, s.Command, "--command")
 	}
-	return s, nil
+	exe, err := os.Executable()
+	if err != nil {
+		return s, fmt.Errorf("finding the %s binary: %w; name it with --command", c.App.Name, err)
+	}
+	s.Command = exe
+	return s, checkCommand(c, s.Command, "this "+c.App.Name+" binary")
+}
+
+// checkCommand refuses a command that cannot start when an assistant
+// runs it: a path that is not an executable file, or the temporary binary
+// of "go run", which is deleted when it exits. what names where the
+// command came from. A bare name is left for the client to find on its
+// PATH.
+func checkCommand(c *cli.Context, cmd, what string) error {
+	if !strings.ContainsAny(cmd, `/\`) {
+		return nil
+	}
+	if inGoBuildCache(cmd) {
+		return fmt.Errorf("%s, %s, is a temporary binary of 'go run', deleted when it exits, so no assistant could start it; "+
+			"build or install it ('go build', 'go install') and run init from that binary, or name one with --command", what, cmd)
+	}
+	fi, err := os.Stat(cmd)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usagef("%s, %s, does not exist; give the path of an installed program (or a bare name the client finds on its PATH)", what, cmd)
+	case err != nil:
+		return usagef("%s, %s: %v; give the path of a program the client can start", what, cmd, errors.Unwrap(err))
+	case !fi.Mode().IsRegular():
+		return usagef("%s, %s, is not a file but a %s; give the path of a program", what, cmd, kind(fi.Mode()))
+	case runtime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0:
+		return usagef("%s, %s, is not executable (mode %v); make it so with 'chmod +x %s', or give another path", what, cmd, fi.Mode().Perm(), cmd)
+	}
+	return nil
+}
+
+// inGoBuildCache reports whether path is where "go run" puts the binary it
+// builds: .../go-build*/b001/exe/NAME under the temporary directory.
+func inGoBuildCache(path string) bool {
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) != "exe" {
+		return false
+	}
+	for d := filepath.Dir(dir); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if strings.HasPrefix(filepath.Base(d), "go-build") {
+			return true
+		}
+	}
+	return false
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file"
 }
 
 // notWithCommand is a usage error when a flag for the program is given

@@ -22,7 +22,7 @@ func run(t *testing.T, args ...string) (string, error) {
 	p := Program{
 		Args:  []string{"mcp"},
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "loud"}},
-		FlagArgs: func(c *cli.Context, _ installer.Env) ([]string, error) {
+		FlagArgs: func(c *cli.Context, _ Dest) ([]string, error) {
 			if c.Bool("loud") {
 				return []string{"--loud"}, nil
 			}

@@ -15,10 +15,12 @@ import (
 // files and the servers registered in them.
 func List() *cli.Command {
 	return &cli.Command{
-		Name:         "list",
-		Usage:        "show every assistant's config files and the servers registered in them",
-		ArgsUsage:    " ",
-		Flags:        commonFlags(),
+		Name:      "list",
+		Usage:     "show every assistant's config files and the servers registered in them",
+		ArgsUsage: " ",
+		Description: "Values of the servers' environment variables may be secrets: they are shown as\n" +
+			hidden + " unless --show-env is given; references to variables (${VAR}) are shown as they are.",
+		Flags:        append(commonFlags(), &cli.BoolFlag{Name: "show-env", Usage: "show the values of the servers' environment variables"}),
 		OnUsageError: onUsageError,
 		Action:       runList,
 	}
@@ -57,9 +59,14 @@ func runList(c *cli.Context) error {
 				continue
 			}
 			regs, exists, err := t.Servers(state)
+			if !c.Bool("show-env") {
+				for i := range regs {
+					regs[i].Env = masked(regs[i].Env)
+				}
+			}
 			r := listed{Client: cl.Name, Scope: s, File: t.File, Exists: exists, Servers: regs}
 			if err != nil {
-				r.Error = err.Error()
+				r.Error = strings.TrimPrefix(explain(t, err).Error(), cl.Name+" "+string(s)+": ")
 				bad++
 			}
 			if r.Servers == nil {
@@ -91,6 +98,9 @@ func runList(c *cli.Context) error {
 					mark = "[ours]"
 				}
 				fmt.Fprintf(w, "    %s %s %s\n", mark, s.Name, commandLine(s.Server))
+				for _, k := range sortedKeys(s.Env) {
+					fmt.Fprintf(w, "             %s=%s\n", k, s.Env[k])
+				}
 			}
 		}
 	}
@@ -117,4 +127,23 @@ func commandLine(s installer.Server) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// hidden stands for the value of an environment variable in list.
+const hidden = "<hidden>"
+
+// masked returns env with every value hidden but references to
+// variables, which hold no secret.
+func masked(env map[string]string) map[string]string {
+	if env == nil {
+		return nil
+	}
+	out := make(map[string]string, len(env))
+	for k, v := range env {
+		out[k] = hidden
+		if isRef(v) {
+			out[k] = v
+		}
+	}
+	return out
 }

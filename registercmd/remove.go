@@ -16,7 +16,7 @@ func Remove(p Program) *cli.Command {
 		Usage:     "remove a server from AI assistants' config files",
 		ArgsUsage: " ",
 		Flags: append([]cli.Flag{
-			clientFlag(p.Name),
+			clientFlag(p.Name, "to remove it from"),
 			scopeFlag(),
 			p.nameFlag(),
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the diff and write nothing"},
@@ -31,7 +31,7 @@ func Remove(p Program) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return each(c, targets, func(t *installer.Target) (*installer.Change, error) { return t.Remove(name, o) })
+			return each(c, targets, name, nil, func(t *installer.Target) (*installer.Change, error) { return t.Remove(name, o) })
 		},
 	}
 }
@@ -46,7 +46,7 @@ func Restore() *cli.Command {
 		Description: "Lists the backups of the file, newest first, and restores --backup or else the newest,\n" +
 			"after backing up the file as it is now.",
 		Flags: append([]cli.Flag{
-			clientFlag("mcpship"), // the backups are mcpship's
+			clientFlag("mcpship", "whose files to restore"), // the backups are mcpship's
 			scopeFlag(),
 			&cli.StringFlag{Name: "backup", Usage: "backup file to restore (default: the newest)"},
 			&cli.BoolFlag{Name: "force", Usage: "restore a backup that does not parse or was taken of another file; write a read-only file"},
@@ -65,7 +65,7 @@ func runRestore(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return each(c, targets, func(t *installer.Target) (*installer.Change, error) {
+	return each(c, targets, "", nil, func(t *installer.Target) (*installer.Change, error) {
 		if !c.Bool("json") {
 			bs, err := t.Backups(o.StateDir)
 			if err != nil {

@@ -62,7 +62,7 @@ func TestConcurrentInit(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					c := s.cmd("init", "--client", client, "--scope", scope, "--name", fmt.Sprintf("server%02d", i), "--command", "/opt/mcpship")
+					c := s.cmd("init", "--client", client, "--scope", scope, "--name", fmt.Sprintf("server%02d", i), "--command", binPath)
 					<-start
 					outs[i], errs[i] = c.CombinedOutput()
 				}()
@@ -151,12 +151,12 @@ func TestRoundTripBytes(t *testing.T) {
 				}
 			}
 			args := []string{"--client", r.Client, "--scope", r.Scope, "--name", "my.server"}
-			s.run(t, append([]string{"init", "--command", "/opt/mcpship", "--env", "TOKEN=a,b"}, args...)...)
+			s.run(t, append([]string{"init", "--command", binPath, "--env", "TOKEN=a,b"}, args...)...)
 			added, err := os.ReadFile(r.File)
 			if err != nil {
 				t.Fatalf("%s %s: %v", r.Client, r.Scope, err)
 			}
-			if !strings.Contains(string(added), "/opt/mcpship") {
+			if !strings.Contains(string(added), binPath) {
 				t.Errorf("%s %s: entry not written:\n%s", r.Client, r.Scope, added)
 			}
 			if seed != "none" && !strings.Contains(string(added), "other") {
@@ -190,7 +190,7 @@ func TestInitLargeConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	s.run(t, "init", "--scope", "user", "--command", "/opt/mcpship")
+	s.run(t, "init", "--scope", "user", "--command", binPath)
 	added := time.Since(start)
 	start = time.Now()
 	s.run(t, "remove", "--scope", "user")
@@ -213,20 +213,30 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"init", "--client", "windsurf", "--scope", "project"}, 64},
 		{[]string{"init", "--env", "NOEQUALS"}, 64},
 		{[]string{"list", "extra"}, 64},
+		{[]string{"init", "--manifest", "nope.json"}, 64},
+		{[]string{"init", "--command", "/nonexistent/mcpship"}, 64},
+		{[]string{"restore", "--client", "nosuch"}, 64},
+		{[]string{"completion", "tcsh"}, 64},
+		{[]string{"manifest", "check", "nope.json"}, 1},
+		{[]string{"init", "--all", "--scope", "local"}, 1},
 	} {
-		err := s.cmd(c.args...).Run()
+		out, err := s.cmd(c.args...).CombinedOutput()
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != c.code {
 			t.Errorf("mcpship %s: %v, want exit status %d", strings.Join(c.args, " "), err, c.code)
+		}
+		// The pointer to help follows usage errors, and only them.
+		if hint := strings.Contains(string(out), "Run 'mcpship help' for usage."); hint != (c.code == 64) {
+			t.Errorf("mcpship %s printed\n%s\nwant the help hint only for exit status 64", strings.Join(c.args, " "), out)
 		}
 	}
 	if err := os.WriteFile(filepath.Join(s.proj, ".mcp.json"), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := s.cmd("init").Run()
+	out, err := s.cmd("init").CombinedOutput()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
-		t.Errorf("init into a broken file: %v, want exit status 1", err)
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || strings.Contains(string(out), "mcpship help") {
+		t.Errorf("init into a broken file: %v, want exit status 1 and no help hint\n%s", err, out)
 	}
 }
 

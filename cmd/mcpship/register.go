@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpship/mcpship/installer"
 	"github.com/mcpship/mcpship/registercmd"
 )
 
@@ -17,7 +17,7 @@ func registerCommands() []*cli.Command {
 		Name: "mcpship",
 		Args: []string{"serve"},
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "manifest", Usage: "manifest for mcpship serve (default: mcpship.json in the project, if present)"},
+			&cli.StringFlag{Name: "manifest", Usage: "manifest for mcpship serve; '' for none (default: mcpship.json in the project, if present, for the project and local scopes)"},
 		},
 		FlagArgs: manifestArgs,
 	}
@@ -27,24 +27,39 @@ func registerCommands() []*cli.Command {
 		registercmd.Restore(),
 		registercmd.List(),
 		registercmd.Doctor(nil),
+		completionCommand(),
 	}
 }
 
-// manifestArgs returns serve's --manifest for init: --manifest, else the
-// project's mcpship.json if there is one.
-func manifestArgs(c *cli.Context, env installer.Env) ([]string, error) {
-	manifest := c.String("manifest")
-	if manifest == "" {
-		if p := filepath.Join(env.ProjectDir, "mcpship.json"); env.Exists(p) {
-			manifest = p
+// manifestArgs returns serve's --manifest for init into d: --manifest,
+// else the project's mcpship.json for the project and local scopes. A
+// user-scope entry serves every project, so it does not take one
+// project's manifest unless named. The manifest must pass 'mcpship
+// manifest check', or serve would exit 64 when the assistant starts it.
+func manifestArgs(c *cli.Context, d registercmd.Dest) ([]string, error) {
+	file := c.String("manifest")
+	detected := ""
+	switch {
+	case c.IsSet("manifest") && file == "":
+		return nil, nil // --manifest '': no manifest
+	case file == "":
+		p := filepath.Join(d.Project, "mcpship.json")
+		if _, err := os.Stat(p); err != nil {
+			return nil, nil
 		}
-	} else if !env.Exists(manifest) {
-		return nil, fmt.Errorf("--manifest %s: no such file", manifest)
+		if d.Scope == "user" {
+			fmt.Fprintf(c.App.ErrWriter, "%s: %s user: not serving the project's %s, since the user scope is for every project; name it with --manifest to serve it everywhere\n", c.App.Name, d.Client, p)
+			return nil, nil
+		}
+		file, detected = p, " (found in the project; --manifest '' registers without it)"
 	}
-	if manifest == "" {
-		return nil, nil
+	if _, err := os.Stat(file); err != nil {
+		return nil, usagef("--manifest %s: no such file; give the path of a manifest, or --manifest '' for none", file)
 	}
-	abs, err := filepath.Abs(manifest)
+	if _, err := loadManifests([]string{file}, nil); err != nil {
+		return nil, fmt.Errorf("%w%s", err, detected)
+	}
+	abs, err := filepath.Abs(file)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,110 @@
+package registercmd
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/mcpship/mcpship/installer"
+)
+
+// secretWarnings warns of each value of s that looks like a secret, for
+// a file that is shared with everyone who has the project (project
+// scope), and says how to reference a variable instead in the client's
+// own syntax.
+func secretWarnings(t *installer.Target, s installer.Server) []string {
+	var out []string
+	where := fmt.Sprintf("%s %s (%s), a file shared with everyone who has the project", t.Client.Name, t.Scope, t.File)
+	for _, k := range sortedKeys(s.Env) {
+		if !looksSecret(k, s.Env[k]) {
+			continue
+		}
+		w := fmt.Sprintf("--env %s looks like a secret and is written in plain text to %s; ", k, where)
+		if ref := t.Client.EnvRef(k); ref != "" {
+			w += fmt.Sprintf("reference the variable instead, which %s reads from its own environment: --env '%s=%s'", t.Client.Title, k, ref)
+		} else if t.Client.Name == "codex" {
+			w += fmt.Sprintf("%s has no variable syntax but passes variables through: leave --env %s out and add env_vars = [%q] to the entry", t.Client.Title, k, k)
+		} else {
+			w += fmt.Sprintf("%s has no variable syntax: register with --scope user, a file of yours alone, instead", t.Client.Title)
+		}
+		out = append(out, w)
+	}
+	for i, a := range s.Args {
+		name, value, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !ok || !strings.HasPrefix(a, "-") {
+			name, value = "", a
+			if i > 0 && strings.HasPrefix(s.Args[i-1], "-") {
+				name = strings.TrimLeft(s.Args[i-1], "-")
+			}
+		}
+		if looksSecret(name, value) {
+			out = append(out, fmt.Sprintf("argument %d of the command looks like a secret and is written in plain text to %s; "+
+				"let the server read it from an environment variable, or register with --scope user, a file of yours alone, instead", i+1, where))
+		}
+	}
+	return out
+}
+
+// secretWords are parts of the names of variables and flags that hold secrets.
+var secretWords = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "PRIVATE", "AUTH"}
+
+// looksSecret reports whether value, of the variable or flag name, looks
+// like a secret: a name with a word like KEY, TOKEN or PASSWORD, or a long
+// value of high entropy such as a generated key. A reference to a
+// variable (${X}, {env:X}, $X) is not a secret.
+func looksSecret(name, value string) bool {
+	if value == "" || isRef(value) {
+		return false
+	}
+	up := strings.ToUpper(name)
+	for _, w := range secretWords {
+		if strings.Contains(up, w) && !strings.Contains(up, "AUTHOR") {
+			return true
+		}
+	}
+	return highEntropy(value)
+}
+
+// highEntropy reports whether s looks generated: 20 or more characters
+// without spaces or path separators, letters and digits mixed, and at
+// least 3.5 bits of Shannon entropy per character (hex keys reach ~3.7,
+// base64 ~4.5+, English words and paths stay below).
+func highEntropy(s string) bool {
+	if len(s) < 20 || strings.ContainsAny(s, " /\\") {
+		return false
+	}
+	letters := strings.IndexFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
+	digits := strings.IndexFunc(s, func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
+	if !letters || !digits {
+		return false
+	}
+	counts := map[rune]int{}
+	n := 0
+	for _, r := range s {
+		counts[r]++
+		n++
+	}
+	h := 0.0
+	for _, c := range counts {
+		p := float64(c) / float64(n)
+		h -= p * math.Log2(p)
+	}
+	return h >= 3.5
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// isRef reports whether value refers to a variable in one of the
+// clients' syntaxes (${X}, ${env:X}, {env:X}, $X) rather than holding a
+// value.
+func isRef(value string) bool {
+	return strings.Contains(value, "${") || strings.Contains(value, "{env:") || strings.HasPrefix(value, "$")
+}

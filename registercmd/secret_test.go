@@ -1,0 +1,47 @@
+package registercmd
+
+import "testing"
+
+func TestLooksSecret(t *testing.T) {
+	for _, c := range []struct {
+		name, value string
+		want        bool
+	}{
+		{"API_KEY", "abc", true},
+		{"GITHUB_TOKEN", "x", true},
+		{"DB_PASSWORD", "hunter2", true},
+		{"client_secret", "v", true},
+		{"DSN", "sk9Hq2Lx7Vb4Tz1Pw8Rm3Nc6", true},              // generated-looking
+		{"", "ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ", true}, // an argument
+		{"", "0123456789abcdef0123456789abcdef", true},         // hex
+		{"API_KEY", "${API_KEY}", false},                       // a reference
+		{"API_KEY", "{env:API_KEY}", false},                    // opencode's
+		{"API_KEY", "", false},
+		{"DEBUG", "1", false},
+		{"AUTHOR", "Ada Lovelace", false},
+		{"LOG_DIR", "/var/log/my-server/2026-11-30/long/path", false}, // a path
+		{"", "--max-concurrent-calls", false},
+		{"", "@modelcontextprotocol/server-filesystem", false},
+		{"GREETING", "hello world, this is a long sentence", false},
+		{"", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1", false}, // long but not random
+	} {
+		if got := looksSecret(c.name, c.value); got != c.want {
+			t.Errorf("looksSecret(%q, %q) = %v, want %v", c.name, c.value, got, c.want)
+		}
+	}
+}
+
+func TestInGoBuildCache(t *testing.T) {
+	for path, want := range map[string]bool{
+		"/tmp/go-build1234/b001/exe/mcpship":         true,
+		"/var/folders/x/T/go-build99/b001/exe/goapp": true,
+		"/usr/local/bin/mcpship":                     false,
+		"/home/u/go/bin/mcpship":                     false,
+		"/home/u/src/exe/mcpship":                    false,
+		"/tmp/go-build1234/b001/registercmd.test":    false, // go test's binary, started by go test only
+	} {
+		if got := inGoBuildCache(path); got != want {
+			t.Errorf("inGoBuildCache(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
