@@ -18,7 +18,9 @@ const argvManifest = `{"tools": [
   {"name": "flags", "description": "d", "command": ["prog", "{n}", "{tags}", "{v}", "{color}", "--", "{args}"],
    "inputs": {"n": {"type": "integer", "flag": "--max"}, "tags": {"type": "array", "flag": "--tag="},
               "v": {"type": "boolean", "flag": "--verbose"}, "color": {"type": "boolean", "flag": "--color="},
-              "args": {"type": "array"}}}
+              "args": {"type": "array"}}},
+  {"name": "nums", "description": "d", "command": ["prog", "{count}", "{ratio}", "{ids}", "--at={count}"],
+   "inputs": {"count": {"type": "integer"}, "ratio": {"type": "number"}, "ids": {"type": "array", "items": "integer", "minimum": 0}}}
 ]}`
 
 func TestArgv(t *testing.T) {
@@ -26,7 +28,7 @@ func TestArgv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pos, flags := m.tools[0], m.tools[1]
+	pos, flags, nums := m.tools[0], m.tools[1], m.tools[2]
 	for _, tc := range []struct {
 		t    *tool
 		args string
@@ -43,6 +45,16 @@ func TestArgv(t *testing.T) {
 		{flags, `{"n": 5, "tags": ["a,b", "-c"], "v": true, "color": false, "args": ["--x", "-"]}`,
 			[]string{"prog", "--max", "5", "--tag=a,b", "--tag=-c", "--verbose", "--color=false", "--", "--x", "-"}, ""},
 		{flags, `{"v": false, "tags": []}`, []string{"prog", "--"}, ""},
+		// Whole numbers are written exactly, whatever their spelling;
+		// other numbers as they were written.
+		{nums, `{"count": 1e15, "ratio": 2.50, "ids": [100000000000000000000, 1.5e3, 12345678901234567890123]}`,
+			[]string{"prog", "1000000000000000", "2.50", "100000000000000000000", "1500", "12345678901234567890123", "--at=1000000000000000"}, ""},
+		{nums, `{"count": -0.0, "ratio": 1E-7}`, []string{"prog", "0", "1E-7", "--at=0"}, ""},
+		{nums, `{"ratio": 1e401}`, []string{"prog", "1e401"}, ""}, // too long to expand
+		// A negative number in a positional slot: the fix is the manifest's.
+		{nums, `{"count": -1}`, nil, `input "count": the value -1 is negative, and prog would read it as an option here, so this tool cannot pass it; ` +
+			`use a value of 0 or more. (The manifest can fix this: give the input a "flag", put "--" before it in "command", or declare "minimum": 0`},
+		{nums, `{"ratio": -2.5}`, nil, `input "ratio": the value -2.5 is negative`},
 	} {
 		var vals map[string]any
 		dec := json.NewDecoder(strings.NewReader(tc.args))
@@ -78,8 +90,19 @@ func TestSetDefault(t *testing.T) {
 	if n, _ := m.SetDefault("pos.n", "7"); n != 0 {
 		t.Errorf("SetDefault pos.n set %d inputs, want 0", n)
 	}
-	if _, err := m.SetDefault("line", "x"); err == nil || !strings.Contains(err.Error(), "expected an integer") {
-		t.Errorf("SetDefault line=x: %v", err)
+	for value, want := range map[string]string{
+		"abc": `expected an integer, got "abc"`, "1.5": "expected an integer, got 1.5", "": `expected an integer, got ""`,
+		"inf": `expected an integer, got "inf"`, " 1": `expected an integer, got " 1"`, "0x10": `expected an integer, got "0x10"`,
+	} {
+		if _, err := m.SetDefault("line", value); err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("SetDefault line=%s: %v, want it to end %q", value, err, want)
+		}
+	}
+	if _, err := m.SetDefault("ids", "-1"); err == nil || !strings.HasSuffix(err.Error(), "item 0: -1 is less than the minimum 0") {
+		t.Errorf("SetDefault ids=-1: %v", err)
+	}
+	if _, err := m.SetDefault("count", "1e20"); err != nil {
+		t.Errorf("SetDefault count=1e20: %v", err)
 	}
 	var s map[string]any
 	if err := json.Unmarshal(m.tools[1].inputSchema(), &s); err != nil {

@@ -207,6 +207,10 @@ func (m *Manifest) compile(probs *problemList, path string, spec *Tool) *tool {
 		}
 		afterSep = afterSep || e.sep
 		name, whole := e.whole()
+		if in, ok := t.inputs[e.parts[0].input]; ok && !afterSep && in.numeric() && !(whole && in.Flag != "") &&
+			(in.Minimum == nil || *in.Minimum < 0) {
+			t.negative = append(t.negative, slot{at, e.parts[0].input})
+		}
 		for _, p := range e.parts {
 			if p.input == "" {
 				continue
@@ -301,8 +305,10 @@ func (t *tool) settle(d, s *Settings) {
 	}
 }
 
-// Warnings reports what would make calls fail on this machine although
-// the manifest is valid: programs not found, working directories missing.
+// Warnings reports what would make calls fail although the manifest is
+// valid: programs not found and working directories missing on this
+// machine, and numbers in positional slots, where a negative value cannot
+// be passed.
 // It returns nil when there is nothing to report.
 func (m *Manifest) Warnings() *Problems {
 	l := &problemList{data: m.probs.data, offs: m.probs.offs}
@@ -315,6 +321,10 @@ func (m *Manifest) Warnings() *Problems {
 		seen[prog] = true
 		if fi, err := os.Stat(t.dirName()); t.dir != "" && (err != nil || !fi.IsDir()) {
 			l.add(t.path, "warning: working directory %s does not exist here", t.dir)
+		}
+		for _, s := range t.negative {
+			l.add(s.path, "warning: {%s} is a number in a positional slot, where a negative value would be read as an option, so calls with one are refused; "+
+				"give the input a \"flag\", put \"--\" before it in \"command\", or declare \"minimum\": 0", s.input)
 		}
 	}
 	if len(l.list) == 0 {

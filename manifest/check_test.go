@@ -142,3 +142,43 @@ func TestValidInputName(t *testing.T) {
 		}
 	}
 }
+
+func TestNegativeNumberWarnings(t *testing.T) {
+	src := `{"tools": [{"name": "t", "description": "d",
+	  "command": ["true", "{a}", "{b}", "{c}", "{d}", "{e}:x", "x{f}", "--", "{g}"],
+	  "inputs": {
+	    "a": {"type": "integer"}, "b": {"type": "number", "minimum": 0}, "c": {"type": "integer", "flag": "--c"},
+	    "d": {"type": "array", "items": "number"}, "e": {"type": "integer", "minimum": -5}, "f": {"type": "integer"},
+	    "g": {"type": "integer"}
+	  }}]}`
+	m, err := Parse("m.json", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := m.Warnings()
+	if w == nil {
+		t.Fatal("no warnings")
+	}
+	var got []string
+	for _, p := range w.List {
+		got = append(got, p.Path)
+	}
+	want := []string{"tools[0].command[1]", "tools[0].command[4]", "tools[0].command[5]"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("warnings at %q, want %q:\n%v", got, want, w)
+	}
+	if msg := w.List[0].Message; !strings.Contains(msg, `{a} is a number in a positional slot`) || !strings.Contains(msg, `declare "minimum": 0`) {
+		t.Errorf("warning: %s", msg)
+	}
+
+	_, err = Parse("m.json", []byte(`{"tools": [{"name": "t", "description": "d", "command": ["p", "{s}"],
+	  "inputs": {"s": {"minimum": 1}, "n": {"type": "integer", "minimum": "1", "env": "N"}}}]}`))
+	for _, want := range []string{
+		`tools[0].inputs.s.minimum: "minimum" applies only to integer and number inputs`,
+		`tools[0].inputs.n.minimum: expected a number, got the string "1"`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in:\n%v", want, err)
+		}
+	}
+}

@@ -3,7 +3,7 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
-	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -115,7 +115,7 @@ func (t *tool) argv(vals map[string]any) ([]string, error) {
 		}
 		s := b.String()
 		if i > 0 && e.parts[0].input != "" && !afterSep && strings.HasPrefix(s, "-") {
-			return nil, dashError(e.parts[0].input, s, t.program())
+			return nil, t.inputs[e.parts[0].input].dashError(s, t.program())
 		}
 		argv = append(argv, s)
 	}
@@ -147,7 +147,7 @@ func (in *input) emit(argv []string, v any, afterSep bool, program string) ([]st
 		switch {
 		case in.Flag == "":
 			if !afterSep && strings.HasPrefix(s, "-") {
-				return nil, dashError(in.name, s, program)
+				return nil, in.dashError(s, program)
 			}
 			argv = append(argv, s)
 		case strings.HasSuffix(in.Flag, "="):
@@ -159,13 +159,27 @@ func (in *input) emit(argv []string, v any, afterSep bool, program string) ([]st
 	return argv, nil
 }
 
-func dashError(name, value, program string) error {
+// dashError refuses a value that would be read as an option. A string
+// can be written as a path; a negative number cannot be written any other
+// way, so the fix is the manifest's.
+func (in *input) dashError(value, program string) error {
+	if in.numeric() {
+		return &argError{fmt.Sprintf("input %q: the value %s is negative, and %s would read it as an option here, so this tool cannot pass it; "+
+			"use a value of 0 or more. (The manifest can fix this: give the input a \"flag\", put \"--\" before it in \"command\", "+
+			"or declare \"minimum\": 0 so that the schema says so.)", in.name, value, program)}
+	}
 	return &argError{fmt.Sprintf("input %q: the value %q starts with '-', so %s would read it as an option; "+
-		"this tool does not accept such values here. For a file, pass it as ./%s", name, value, program, value)}
+		"this tool does not accept such values here. For a file, pass it as ./%s", in.name, value, program, value)}
 }
 
-// scalarString formats a JSON scalar as a command-line argument. Integral
-// numbers are written without a fraction or exponent.
+// numeric reports whether the input's values are numbers.
+func (in *input) numeric() bool {
+	return in.scalarType() == "integer" || in.scalarType() == "number"
+}
+
+// scalarString formats a JSON scalar as a command-line argument. A whole
+// number is written as a decimal integer, exactly (1e15 is
+// 1000000000000000); any other number as it was written.
 func scalarString(v any) string {
 	switch x := v.(type) {
 	case string:
@@ -173,17 +187,41 @@ func scalarString(v any) string {
 	case bool:
 		return strconv.FormatBool(x)
 	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return strconv.FormatInt(i, 10)
-		}
-		if f, err := x.Float64(); err == nil {
-			if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-				return strconv.FormatInt(int64(f), 10)
-			}
-			return strconv.FormatFloat(f, 'g', -1, 64)
+		if s, ok := integerText(x); ok {
+			return s
 		}
 		return x.String()
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// integerText returns n as a decimal integer when it is a whole number.
+// A number with a fraction or an exponent is converted exactly when it is
+// at most 400 bytes long with an exponent of at most ±400: enough for any
+// number a program takes, and a bound on the digits it can expand to.
+func integerText(n json.Number) (string, bool) {
+	s := string(n)
+	if !isNumber(s) {
+		return "", false
+	}
+	if !strings.ContainsAny(s, ".eE") {
+		return s, true // an integer literal, however long
+	}
+	if _, exp, ok := strings.Cut(strings.ToLower(s), "e"); ok {
+		if e, err := strconv.Atoi(exp); err != nil || e < -400 || e > 400 {
+			return "", false
+		}
+	}
+	var r big.Rat
+	if _, ok := r.SetString(s); len(s) > 400 || !ok || !r.IsInt() {
+		return "", false
+	}
+	return r.Num().String(), true
+}
+
+// isNumber reports whether s is a number as JSON writes it.
+func isNumber(s string) bool {
+	return s != "" && (s[0] == '-' || '0' <= s[0] && s[0] <= '9') &&
+		strings.TrimSpace(s) == s && json.Valid([]byte(s))
 }

@@ -225,6 +225,13 @@ func (d *decoder) decode(n *node, v reflect.Value, path string) {
 			return
 		}
 		v.SetInt(int64(i))
+	case reflect.Float64:
+		f, err := strconv.ParseFloat(n.str, 64)
+		if n.kind != 'n' || err != nil {
+			d.probs.add(path, "expected a number, got %s", n.kindName())
+			return
+		}
+		v.SetFloat(f)
 	case reflect.Slice:
 		if n.kind != 'a' {
 			d.probs.add(path, "expected an array, got %s", n.kindName())

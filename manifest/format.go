@@ -90,6 +90,9 @@ type Input struct {
 	// Items is the type of an array's elements: string (the default),
 	// integer or number.
 	Items string `json:"items"`
+	// Minimum is the smallest value an integer or number input (or each
+	// item of an array of them) accepts.
+	Minimum *float64 `json:"minimum"`
 	// Flag is emitted before the value when the placeholder is a whole
 	// argument: "--out" gives "--out" "VALUE", "--out=" gives
 	// "--out=VALUE". A boolean emits the flag alone when true.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -38,6 +39,9 @@ func compileInput(probs *problemList, path, name string, spec *Input) *input {
 	case in.Type == "array" && !slices.Contains(itemTypes, in.Items):
 		probs.add(path+".items", "%q is not an item type; use one of %s", in.Items, strings.Join(itemTypes, ", "))
 		return in
+	}
+	if in.Minimum != nil && !in.numeric() {
+		probs.add(path+".minimum", "\"minimum\" applies only to integer and number inputs (and arrays of them); this input is a %s", in.Type)
 	}
 	if in.Type == "boolean" && len(in.Enum) > 0 {
 		probs.add(path+".enum", "a boolean needs no enum")
@@ -108,14 +112,19 @@ func (in *input) checkScalar(v any, typ string) string {
 	case "number":
 		n, isNum := v.(json.Number)
 		_, err := n.Float64()
-		ok = isNum && err == nil
+		ok = isNum && isNumber(string(n)) && err == nil
 	case "integer":
 		n, isNum := v.(json.Number)
-		f, err := n.Float64()
-		ok = isNum && err == nil && f == float64(int64(f))
+		_, ok = integerText(n)
+		ok = ok && isNum
 	}
 	if !ok {
 		return fmt.Sprintf("expected %s %s, got %s", article(typ), typ, describe(v))
+	}
+	if n, isNum := v.(json.Number); isNum && in.Minimum != nil {
+		if f, _ := n.Float64(); f < *in.Minimum {
+			return fmt.Sprintf("%s is less than the minimum %v", n, *in.Minimum)
+		}
 	}
 	if len(in.Enum) > 0 && !slices.ContainsFunc(in.Enum, func(e any) bool { return scalarString(e) == scalarString(v) }) {
 		return fmt.Sprintf("%s is not one of the allowed values %s", describe(v), enumList(in.Enum))
@@ -131,6 +140,9 @@ func article(typ string) string {
 }
 
 func describe(v any) string {
+	if n, ok := v.(json.Number); ok && !isNumber(string(n)) { // from --set
+		return strconv.Quote(string(n))
+	}
 	b, _ := json.Marshal(v)
 	return string(b)
 }

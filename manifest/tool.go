@@ -29,7 +29,11 @@ type tool struct {
 	maxOut   int
 	summary  *template.Template
 	readOnly bool
+	negative []slot // numeric inputs in positional slots, for Warnings
 }
+
+// slot is a command element, by JSON path, and the input it starts with.
+type slot struct{ path, input string }
 
 // program is the command's first element as written.
 func (t *tool) program() string {
@@ -83,6 +87,9 @@ func (t *tool) inputSchema() json.RawMessage {
 		}
 		if len(in.Enum) > 0 {
 			enumAt["enum"] = in.Enum
+		}
+		if in.Minimum != nil {
+			enumAt["minimum"] = *in.Minimum
 		}
 		if in.hasDef {
 			p["default"] = in.def
