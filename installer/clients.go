@@ -321,3 +321,27 @@ var clients = []*Client{
 			ScopeUser:    zedUser,
 		}},
 }
+
+// NotStdio says why a client does not start s as a local command that
+// speaks MCP on its standard input and output: it is disabled, remote, or
+// run by the client itself. It returns "" when the client starts s, also
+// when s has no command and so cannot be started.
+func (s Server) NotStdio() string {
+	switch {
+	case s.Disabled:
+		return "disabled in the config"
+	case s.URL != "":
+		return "a remote server at " + s.URL
+	case s.Command != "":
+		return ""
+	}
+	switch s.Type {
+	case "", "stdio", "local", "custom":
+		return ""
+	case "builtin", "platform":
+		return fmt.Sprintf("built into the client (type %q)", s.Type)
+	case "extension":
+		return "a Zed extension's server, which Zed starts through the extension"
+	}
+	return fmt.Sprintf("type %q, not a local command", s.Type)
+}

@@ -16,7 +16,14 @@ type Server struct {
 	Command string            `json:"command"`
 	Args    []string          `json:"args"`
 	Env     map[string]string `json:"env,omitempty"`
-	Cwd     string            `json:"cwd,omitempty"` // read from files; never written
+
+	// Read from files; never written.
+	Cwd      string `json:"cwd,omitempty"`
+	URL      string `json:"url,omitempty"`      // a remote server's endpoint
+	Disabled bool   `json:"disabled,omitempty"` // "disabled": true or "enabled": false
+	// Type is the entry's "type" as written ("stdio", "http", Goose's
+	// "builtin", ...), or Zed's "source" ("extension", "custom").
+	Type string `json:"type,omitempty"`
 }
 
 // check reports what makes s impossible to write to a config file.
@@ -129,6 +136,10 @@ func serverOf(name string, v map[string]any) Server {
 		if l := list(c); len(l) > 0 {
 			s.Command, s.Args = l[0], l[1:]
 		}
+	case map[string]any: // Zed's older {"command": {"path", "args", "env"}}
+		inner := serverOf(name, c)
+		s.Command, _ = c["path"].(string)
+		s.Args, s.Env = inner.Args, inner.Env
 	}
 	if s.Command == "" {
 		s.Command = str("cmd") // goose
@@ -148,6 +159,19 @@ func serverOf(name string, v map[string]any) Server {
 		}
 	}
 	s.Cwd = str("cwd")
+	for _, k := range []string{"url", "httpUrl", "serverUrl", "uri"} { // uri: Goose
+		if s.URL == "" {
+			s.URL = str(k)
+		}
+	}
+	s.Disabled = v["disabled"] == true || v["enabled"] == false
+	s.Type = str("type")
+	if s.Type == "" {
+		s.Type = str("source") // Zed
+	}
+	if _, ok := v["settings"]; ok && s.Type == "" && s.Command == "" && s.URL == "" {
+		s.Type = "extension" // Zed's older extension entries hold only settings
+	}
 	return s
 }
 

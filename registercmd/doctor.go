@@ -2,6 +2,8 @@ package registercmd
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -32,7 +34,9 @@ func Doctor(p *Program) *cli.Command {
 		Description: "For each stdio server in the assistants' config files, starts it with its environment,\n" +
 			"performs the MCP handshake and tools/list within --timeout, in parallel, and reports\n" +
 			"ok or why not: not found, exited, timed out, protocol error (with the end of its stderr).\n" +
-			"Exits 1 when any server fails.",
+			"Entries a client does not start as a local command (remote, disabled, built into the\n" +
+			"client, a Zed extension's) are listed as skipped, with the reason.\n" +
+			"Exits 1 when a server that was started fails, or when --name names no registered server.",
 		ArgsUsage: " ",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "client", Usage: "only these assistants, comma-separated (default: all)"},
@@ -52,12 +56,14 @@ func Doctor(p *Program) *cli.Command {
 	}
 }
 
-// checked is one server checked by doctor.
+// checked is one server doctor found, and what became of it.
 type checked struct {
 	Client string           `json:"client"`
 	Scope  installer.Scope  `json:"scope"`
 	File   string           `json:"file"`
 	Server installer.Server `json:"server"`
+	Status string           `json:"status"`           // "ok", "failed" or "skipped"
+	Reason string           `json:"reason,omitempty"` // why it was skipped
 	health
 }
 
@@ -65,7 +71,8 @@ func runDoctor(c *cli.Context, name string) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	if c.Duration("timeout") <= 0 || c.Int("parallel") < 1 {
+	timeout := c.Duration("timeout")
+	if timeout <= 0 || c.Int("parallel") < 1 {
 		return usagef("--timeout and --parallel must be positive")
 	}
 	clients := installer.Clients()
@@ -94,6 +101,7 @@ func runDoctor(c *cli.Context, name string) error {
 		return err
 	}
 	var rows []*checked
+	known := map[string]bool{}
 	unreadable := 0
 	for _, cl := range clients {
 		for _, s := range cl.Scopes() {
@@ -111,10 +119,15 @@ func runDoctor(c *cli.Context, name string) error {
 				continue
 			}
 			for _, r := range regs {
+				known[r.Name] = true
 				if name != "" && r.Name != name {
 					continue
 				}
-				rows = append(rows, &checked{Client: cl.Name, Scope: s, File: t.File, Server: r.Server})
+				row := &checked{Client: cl.Name, Scope: s, File: t.File, Server: r.Server}
+				if why := r.NotStdio(); why != "" {
+					row.Status, row.Reason = "skipped", why
+				}
+				rows = append(rows, row)
 			}
 		}
 	}
@@ -122,20 +135,30 @@ func runDoctor(c *cli.Context, name string) error {
 	sem := make(chan struct{}, c.Int("parallel"))
 	var wg sync.WaitGroup
 	for _, r := range rows {
+		if r.Status != "" {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			r.health = probe(c.Context, r.Server, env.ProjectDir, c.Duration("timeout"))
+			r.health = probe(c.Context, r.Server, env.ProjectDir, timeout)
+			r.Status = "failed"
+			if r.OK {
+				r.Status = "ok"
+			}
 		}()
 	}
 	wg.Wait()
 
-	failed := 0
+	failed, skipped := 0, 0
 	for _, r := range rows {
-		if !r.OK {
+		switch r.Status {
+		case "failed":
 			failed++
+		case "skipped":
+			skipped++
 		}
 	}
 	w := c.App.Writer
@@ -150,8 +173,14 @@ func runDoctor(c *cli.Context, name string) error {
 		printDoctor(c, rows, name)
 	}
 	switch {
+	case len(rows) == 0 && name != "" && c.IsSet("name"):
+		if len(known) == 0 {
+			return fmt.Errorf("no server named %q: no MCP servers are registered here", name)
+		}
+		return fmt.Errorf("no server named %q is registered here; the registered ones are: %s",
+			name, strings.Join(slices.Sorted(maps.Keys(known)), ", "))
 	case failed > 0:
-		return fmt.Errorf("%d of %s failed the check", failed, plural(len(rows), "server"))
+		return fmt.Errorf("%d of %s failed the check", failed, plural(len(rows)-skipped, "server"))
 	case unreadable > 0:
 		return fmt.Errorf("%s could not be read", plural(unreadable, "config file"))
 	}
@@ -161,22 +190,30 @@ func runDoctor(c *cli.Context, name string) error {
 func printDoctor(c *cli.Context, rows []*checked, name string) {
 	w := c.App.Writer
 	switch {
-	case len(rows) == 0 && name != "" && !c.IsSet("name"):
+	case len(rows) == 0 && name != "" && c.IsSet("name"):
+		return // the error says which names there are
+	case len(rows) == 0 && name != "":
 		fmt.Fprintf(w, "No MCP server named %q is registered here. Register it with '%s init'.\n", name, c.App.Name)
 		return
 	case len(rows) == 0:
 		fmt.Fprintf(w, "No MCP servers are registered here. Register one with '%s init'.\n", c.App.Name)
 		return
 	}
-	file := ""
+	head := ""
+	count := map[string]int{}
 	for _, r := range rows {
-		if r.File != file {
-			file = r.File
-			fmt.Fprintf(w, "%s %s: %s\n", r.Client, r.Scope, r.File)
+		count[r.Status]++
+		if h := fmt.Sprintf("%s %s: %s", r.Client, r.Scope, r.File); h != head {
+			head = h
+			fmt.Fprintln(w, h)
 		}
-		if r.OK {
+		switch r.Status {
+		case "ok":
 			fmt.Fprintf(w, "  ok      %s: %s %s, protocol %s, %s, %d ms\n", r.Server.Name, r.ServerName, r.ServerVersion,
 				r.ProtocolVersion, plural(r.Tools, "tool"), r.Millis)
+			continue
+		case "skipped":
+			fmt.Fprintf(w, "  skipped %s: %s\n", r.Server.Name, r.Reason)
 			continue
 		}
 		fmt.Fprintf(w, "  FAILED  %s: %s: %s\n", r.Server.Name, r.Problem, r.Detail)
@@ -187,13 +224,11 @@ func printDoctor(c *cli.Context, rows []*checked, name string) {
 			}
 		}
 	}
-	ok := 0
-	for _, r := range rows {
-		if r.OK {
-			ok++
-		}
+	fmt.Fprintf(w, "%s checked: %d ok, %d failed", plural(count["ok"]+count["failed"], "server"), count["ok"], count["failed"])
+	if count["skipped"] > 0 {
+		fmt.Fprintf(w, "; %d skipped", count["skipped"])
 	}
-	fmt.Fprintf(w, "%s checked: %d ok, %d failed\n", plural(len(rows), "server"), ok, len(rows)-ok)
+	fmt.Fprintln(w)
 }
 
 func lastLines(s string, n int) []string {

@@ -42,7 +42,7 @@ func probe(ctx context.Context, s installer.Server, dir string, timeout time.Dur
 
 func handshake(ctx context.Context, s installer.Server, dir string, timeout time.Duration) (h health) {
 	if s.Command == "" {
-		return health{Problem: "not found", Detail: "the entry has no command (a remote server? only stdio servers can be checked)"}
+		return health{Problem: "not found", Detail: "the entry has no command, so the client cannot start it"}
 	}
 	cmd := exec.Command(s.Command, s.Args...)
 	cmd.Dir = dir
