@@ -44,8 +44,7 @@ type plan struct {
 	out     []byte // new body; nil for no change
 	action  string
 	entry   any // plain value of the new entry; nil when removing
-	created int // container keys created
-	drop    int // container keys to delete if emptied
+	undo    undo // what an add leaves for remove; what remove was left
 	command string
 }
 
@@ -124,7 +123,7 @@ func (t *Target) editOnce(o Options, name, real string, f func(d document, real 
 		return nil, err
 	}
 	{
-		r := record{Time: o.now().UTC(), File: real, Container: t.Container, Name: name, Command: p.command, Created: p.created, Action: "add"}
+		r := record{Time: o.now().UTC(), File: real, Container: t.Container, Name: name, Command: p.command, Created: p.undo.created, Empty: p.undo.empty, Action: "add"}
 		if p.entry == nil {
 			r.Action = "remove"
 		}
@@ -279,7 +278,7 @@ func (t *Target) Add(s Server, o Options) (*Change, error) {
 				p.action = "conflict"
 			}
 		}
-		p.out, p.created, err = d.set(t.Container, s.Name, e)
+		p.out, p.undo, err = d.set(t.Container, s.Name, e)
 		return p, err
 	})
 }
@@ -298,9 +297,9 @@ func (t *Target) Remove(name string, o Options) (*Change, error) {
 		}
 		p := plan{action: "removed"}
 		if r, ok := lastRecord(o.StateDir, real, t.Container, name); ok && r.Action == "add" {
-			p.drop = r.Created
+			p.undo = undo{created: r.Created, empty: r.Empty}
 		}
-		p.out, err = d.remove(t.Container, name, p.drop)
+		p.out, err = d.remove(t.Container, name, p.undo)
 		return p, err
 	})
 }

@@ -257,3 +257,29 @@ func TestChangedUnderneathRefused(t *testing.T) {
 		t.Errorf("wrote over a file that was created since it was read: %v", err)
 	}
 }
+
+// TestUndoThroughLedger checks that what init finds in an empty servers
+// object, kept in the ledger, lets remove give the file back byte for
+// byte (issue 10 items 22 and 23).
+func TestUndoThroughLedger(t *testing.T) {
+	for client, orig := range map[string]string{
+		"vscode":   "{\n  // mine\n  \"servers\": {\n  }\n}\n",
+		"goose":    "GOOSE_PROVIDER: openai\nextensions: {}\n",
+		"continue": "name: A\nmcpServers: [] # none\n",
+	} {
+		tg, o := testTarget(t, client, ScopeUser)
+		write(t, tg.File, orig, 0o600)
+		if _, err := tg.Add(srv, o); err != nil {
+			t.Fatalf("%s: %v", client, err)
+		}
+		if read(t, tg.File) == orig {
+			t.Fatalf("%s: add changed nothing", client)
+		}
+		if _, err := tg.Remove(srv.Name, o); err != nil {
+			t.Fatalf("%s: %v", client, err)
+		}
+		if got := read(t, tg.File); got != orig {
+			t.Errorf("%s: after init and remove:\n%q\nwant the original:\n%q", client, got, orig)
+		}
+	}
+}

@@ -17,13 +17,12 @@ type document interface {
 	// entries returns the entries under the container path, in file order.
 	// A missing container has no entries.
 	entries(container []string) ([]entry, error)
-	// set adds the entry name, or replaces it if present. created is the
-	// number of keys at the end of the container path that had to be
-	// created for it.
-	set(container []string, name string, e []field) (out []byte, created int, err error)
-	// remove deletes the entry name, which must exist. Up to drop keys at
-	// the end of the container path are deleted too if left empty.
-	remove(container []string, name string, drop int) ([]byte, error)
+	// set adds the entry name, or replaces it if present, and says what
+	// remove needs to take the entry out again.
+	set(container []string, name string, e []field) ([]byte, undo, error)
+	// remove deletes the entry name, which must exist, undoing what set
+	// reported when it added it (or nothing: the zero undo).
+	remove(container []string, name string, u undo) ([]byte, error)
 	// tree returns the data the document holds, for verify to compare.
 	tree() (*node, error)
 }
@@ -41,6 +40,18 @@ func lookup(d document, container []string, name string) (*entry, error) {
 		}
 	}
 	return nil, nil
+}
+
+// An undo is what adding an entry leaves in the ledger so that removing
+// it gives back the file byte for byte: how many keys at the end of the
+// container path it created (remove deletes them again if left empty),
+// and, when it wrote into an empty container, the text it replaced there
+// (remove writes it back if it leaves the container empty): between the
+// braces of an empty JSON object, or a YAML key line with an empty flow
+// container (extensions: {}).
+type undo struct {
+	created int
+	empty   string
 }
 
 // An entry is one server entry as found in a file.

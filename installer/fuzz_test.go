@@ -9,12 +9,11 @@ import (
 // that adding a server gives a file that parses and holds exactly the old
 // data plus the server, and that removing it gives the original bytes.
 func FuzzJSONEdit(f *testing.F) {
-	for _, in := range jsonInputs {
-		f.Add(in, "mcpship", false)
-		f.Add(in, "my.server", true)
-	}
-	for _, in := range jsoncInputs {
-		f.Add(in, "@org/pkg", true)
+	for _, c := range loadEditCases(f) {
+		if _, ok := c.formats[0].(jsonFormat); ok {
+			f.Add(c.in, "mcpship", false)
+			f.Add(c.in, "my.server", true)
+		}
 	}
 	f.Add("{\"mcpServers\": {\"a\": {}, \"b\": {}}}", "a", false)
 	f.Add("{\"mcpServers\": {\"a\": {}, /*c*/ \"b\": {\"x\": 1}, // d\n \"c\": {},}}", "z", true)
@@ -44,7 +43,7 @@ func FuzzJSONEdit(f *testing.F) {
 		// Removing any existing entry keeps the file parseable and
 		// everything else in it.
 		for _, e := range es {
-			out, err := d.remove(container, e.name, 0)
+			out, err := d.remove(container, e.name, undo{})
 			if err != nil {
 				t.Fatalf("remove %q: %v", e.name, err)
 			}
@@ -58,7 +57,7 @@ func FuzzJSONEdit(f *testing.F) {
 				t.Fatalf("remove %q changed other data:\n%q\n%q", e.name, in, out)
 			}
 		}
-		out, created, err := d.set(container, name, testEntry)
+		out, u, err := d.set(container, name, testEntry)
 		if err != nil {
 			t.Fatalf("set: %v", err)
 		}
@@ -74,10 +73,11 @@ func FuzzJSONEdit(f *testing.F) {
 		if !sameModel(got, want) {
 			t.Fatalf("set changed other data:\n%q\n%q", in, out)
 		}
+		checkVerify(t, fm, d, out, container, name, plain(testEntry))
 		if existed {
 			return // a replaced entry cannot be restored by remove
 		}
-		back, err := d2.remove(container, name, created)
+		back, err := d2.remove(container, name, u)
 		if err != nil {
 			t.Fatalf("remove: %v", err)
 		}

@@ -13,20 +13,20 @@ import (
 // The edits of jsonDoc. Each splices text into or out of d.body at the
 // offsets hujson recorded, and leaves every other byte as it was.
 
-func (d *jsonDoc) set(container []string, name string, e []field) ([]byte, int, error) {
+func (d *jsonDoc) set(container []string, name string, e []field) ([]byte, undo, error) {
 	path := append(slices.Clone(container), name)
 	v, n, err := d.walk(container)
 	if err != nil {
-		return nil, 0, err
+		return nil, undo{}, err
 	}
 	if n == len(container) {
 		m, _, err := d.member(v.Value.(*hujson.Object), name)
 		if err != nil {
-			return nil, 0, err
+			return nil, undo{}, err
 		}
 		if m != nil { // replace the value in place
 			indent, _ := indentAt(d.body, m.Name.StartOffset)
-			return splice(d.body, m.Value.StartOffset, m.Value.EndOffset, d.render(e, indent)), 0, nil
+			return splice(d.body, m.Value.StartOffset, m.Value.EndOffset, d.render(e, indent)), undo{}, nil
 		}
 	}
 	// Insert path[n] into the object v, nesting the rest of the path.
@@ -34,46 +34,55 @@ func (d *jsonDoc) set(container []string, name string, e []field) ([]byte, int, 
 	for i := len(path) - 1; i > n; i-- {
 		val = []field{{path[i], val}}
 	}
-	return d.insert(v, path[n], val), len(container) - n, nil
+	out, empty := d.insert(v, path[n], val)
+	return out, undo{created: len(container) - n, empty: empty}, nil
 }
 
 // insert adds the member key: val at the end of the object v, after the
 // comments on the line of the last member (or of the opening brace), which
-// stay with what they follow.
-func (d *jsonDoc) insert(v *hujson.Value, key string, val any) []byte {
+// stay with what they follow. If v was empty but for whitespace, it
+// returns that whitespace, which the new text replaces.
+func (d *jsonDoc) insert(v *hujson.Value, key string, val any) ([]byte, string) {
 	b := d.body
 	obj := v.Value.(*hujson.Object)
 	if k := len(obj.Members); k > 0 {
+		// After the last member, its comma and the comments on its line.
 		last := obj.Members[k-1]
 		c := commaAfter(obj, k-1)
+		after := last.Value.EndOffset
+		if c >= 0 {
+			after = c + 1
+		}
+		at := attached(b, after)
 		indent, first := indentAt(b, last.Name.StartOffset)
-		if !first || !d.pretty { // on the line of the last member
-			if c >= 0 {
-				return splice(b, c+1, c+1, quoteJSON(key)+":"+d.compact(val)+",")
-			}
-			return splice(b, last.Value.EndOffset, last.Value.EndOffset, ","+quoteJSON(key)+":"+d.compact(val))
+		text := quoteJSON(key) + ":" + d.compact(val)
+		switch {
+		case first && d.pretty:
+			text = d.eol + indent + quoteJSON(key) + ": " + d.render(val, indent)
+		case at < len(b) && (b[at] == '\n' || b[at] == '\r'): // after a line comment
+			text = d.eol + indent + text
 		}
-		// On a line of its own, after the comments on the last member's.
-		text := d.eol + indent + quoteJSON(key) + ": " + d.render(val, indent)
 		if c >= 0 { // a trailing comma: the new member gets one too
-			at := attached(b, c+1)
-			return splice(b, at, at, text+",")
+			return splice(b, at, at, text+","), ""
 		}
-		end := last.Value.EndOffset
-		return splice2(b, end, ",", attached(b, end), text)
+		return splice2(b, after, ",", at, text), ""
 	}
 	open, closing := v.StartOffset, v.EndOffset-1
 	at := attached(b, open+1)
 	if !d.pretty {
-		return splice(b, at, at, quoteJSON(key)+":"+d.compact(val))
+		return splice(b, at, at, quoteJSON(key)+":"+d.compact(val)), ""
 	}
 	outer, _ := indentAt(b, open)
 	indent := outer + d.unit
 	member := d.eol + indent + quoteJSON(key) + ": " + d.render(val, indent)
 	if isSpace(b[at:closing]) {
-		return splice(b, at, closing, member+d.eol+outer)
+		empty := ""
+		if at == open+1 {
+			empty = string(b[at:closing])
+		}
+		return splice(b, at, closing, member+d.eol+outer), empty
 	}
-	return splice(b, at, at, member) // before the comments on later lines
+	return splice(b, at, at, member), "" // before the comments on later lines
 }
 
 // commaAfter returns the offset of the comma after member i of obj, or -1
@@ -114,7 +123,7 @@ func attached(b []byte, off int) int {
 	return end
 }
 
-func (d *jsonDoc) remove(container []string, name string, drop int) ([]byte, error) {
+func (d *jsonDoc) remove(container []string, name string, u undo) ([]byte, error) {
 	// The objects along the path, then the member to delete: the entry,
 	// or up to drop containers that hold nothing else.
 	path := []*hujson.Value{&d.root}
@@ -129,10 +138,10 @@ func (d *jsonDoc) remove(container []string, name string, drop int) ([]byte, err
 		path = append(path, &m.Value)
 	}
 	k, key := len(container), name
-	for ; k > 0 && k > len(container)-drop && onlyMember(path[k], key); k-- {
+	for ; k > 0 && k > len(container)-u.created && onlyMember(path[k], key); k-- {
 		key = container[k-1]
 	}
-	return d.removeMember(path[k], key)
+	return d.removeMember(path[k], key, u.empty)
 }
 
 // onlyMember reports whether the object v holds the member key and
@@ -149,8 +158,9 @@ func onlyMember(v *hujson.Value, key string) bool {
 
 // removeMember deletes key from the object v: the member, the comments
 // on the lines before it and on its own line, and one comma. If only
-// whitespace is left between the braces, that goes too.
-func (d *jsonDoc) removeMember(v *hujson.Value, key string) ([]byte, error) {
+// whitespace is left between the braces, it is replaced by empty, which
+// must be whitespace.
+func (d *jsonDoc) removeMember(v *hujson.Value, key string, empty string) ([]byte, error) {
 	obj := v.Value.(*hujson.Object)
 	m, i, err := d.member(obj, key)
 	if err != nil {
@@ -180,8 +190,8 @@ func (d *jsonDoc) removeMember(v *hujson.Value, key string) ([]byte, error) {
 		out = splice(out, from-1, from, "")
 	}
 	open, closing := v.StartOffset, v.EndOffset-1-(len(b)-len(out))
-	if isSpace(out[open+1 : closing]) {
-		out = splice(out, open+1, closing, "")
+	if isSpace(out[open+1:closing]) && isSpace([]byte(empty)) {
+		out = splice(out, open+1, closing, empty)
 	}
 	return out, nil
 }

@@ -25,6 +25,7 @@ type record struct {
 	Action    string    `json:"action"` // "add" or "remove"
 	Command   string    `json:"command,omitempty"`
 	Created   int       `json:"created,omitempty"` // container keys init created
+	Empty     string    `json:"empty,omitempty"`   // how init found the servers object empty (see undo)
 }
 
 // appendRecord adds r to the ledger. A line is written with one write to

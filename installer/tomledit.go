@@ -116,19 +116,19 @@ func (d *tomlDoc) entries(container []string) ([]entry, error) {
 	return out, nil
 }
 
-func (d *tomlDoc) set(container []string, name string, e []field) ([]byte, int, error) {
+func (d *tomlDoc) set(container []string, name string, e []field) ([]byte, undo, error) {
 	t, err := d.table(container)
 	if err != nil {
-		return nil, 0, err
+		return nil, undo{}, err
 	}
 	block := tomlBlock(append(slices.Clone(container), name), e, d.eol)
 	if _, ok := t[name]; ok {
 		lines := splitLines(d.body)
 		start, end, ok := tomlTableLines(lines, append(slices.Clone(container), name))
 		if !ok {
-			return nil, 0, &FileError{File: d.file, Msg: fmt.Sprintf("server %q is not written as a [%s] table, so it cannot be replaced safely", name, tomlKey(append(slices.Clone(container), name)))}
+			return nil, undo{}, &FileError{File: d.file, Msg: fmt.Sprintf("server %q is not written as a [%s] table, so it cannot be replaced safely", name, tomlKey(append(slices.Clone(container), name)))}
 		}
-		return []byte(strings.Join(lines[:start], "") + block + strings.Join(lines[end:], "")), 0, nil
+		return []byte(strings.Join(lines[:start], "") + block + strings.Join(lines[end:], "")), undo{}, nil
 	}
 	out := string(d.body)
 	if len(out) > 0 && !strings.HasSuffix(out, "\n") {
@@ -137,10 +137,10 @@ func (d *tomlDoc) set(container []string, name string, e []field) ([]byte, int, 
 	if len(out) > 0 {
 		out += d.eol
 	}
-	return []byte(out + block), 0, nil
+	return []byte(out + block), undo{}, nil
 }
 
-func (d *tomlDoc) remove(container []string, name string, _ int) ([]byte, error) {
+func (d *tomlDoc) remove(container []string, name string, _ undo) ([]byte, error) {
 	lines := splitLines(d.body)
 	key := append(slices.Clone(container), name)
 	start, end, ok := tomlTableLines(lines, key)

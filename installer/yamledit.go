@@ -2,8 +2,10 @@ package installer
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -132,6 +134,9 @@ type yamlBlock struct {
 	end     int
 	indent  string // before each entry's key (or dash)
 	inner   string // before the fields of an entry
+	// keyText is the key line without its empty flow container
+	// (extensions: {}), if it has one: the line an entry is added under.
+	keyText string
 }
 
 func (d *yamlDoc) block(container []string) (*yamlBlock, []string, error) {
@@ -164,8 +169,13 @@ func (d *yamlDoc) block(container []string) (*yamlBlock, []string, error) {
 			return b, lines, nil // "key:" with nothing under it
 		case v.Kind != want:
 			return nil, nil, &FileError{File: d.file, Line: v.Line, Col: v.Column, Msg: fmt.Sprintf("%q is not %s", container[0], kind)}
+		case len(v.Content) == 0 && v.Line == k.Line:
+			if b.keyText = withoutEmptyFlow(lines[b.keyLine], v.Column); b.keyText != "" {
+				return b, lines, nil // "key: {}": empty too
+			}
+			fallthrough
 		case v.Style&yaml.FlowStyle != 0 || v.Line == k.Line:
-			return nil, nil, &FileError{File: d.file, Line: v.Line, Col: v.Column, Msg: fmt.Sprintf("%q is written in flow style on one line; mcpship edits only block style", container[0])}
+			return nil, nil, &FileError{File: d.file, Line: v.Line, Col: v.Column, Msg: fmt.Sprintf("%q is written in flow style, which mcpship does not edit; rewrite it in block style, as below, and run the command again:\n%s", container[0], blockStyle(k, v))}
 		}
 		if d.seq {
 			for _, item := range v.Content {
@@ -208,6 +218,48 @@ func (d *yamlDoc) block(container []string) (*yamlBlock, []string, error) {
 	return nil, lines, nil
 }
 
+// withoutEmptyFlow returns line, the line of a key whose value is an
+// empty flow collection ({} or []) starting at column col, without it; or
+// "" if the collection does not end on the line.
+func withoutEmptyFlow(line string, col int) string {
+	off := 0
+	for range col - 1 { // columns count characters
+		_, n := utf8.DecodeRuneInString(line[off:])
+		off += n
+	}
+	if off >= len(line) || line[off] != '{' && line[off] != '[' {
+		return ""
+	}
+	end := off + 1 + len(line[off+1:]) - len(strings.TrimLeft(line[off+1:], " \t"))
+	if end >= len(line) || line[end] != line[off]+2 { // '{'+2 is '}', '['+2 is ']'
+		return ""
+	}
+	return strings.TrimRight(line[:off], " \t") + line[end+1:]
+}
+
+func isEmptyFlow(s string) bool { return s == "{}" || s == "[]" }
+
+// blockStyle returns the YAML key: v in block style, to write by hand.
+func blockStyle(k, v *yaml.Node) string {
+	var clear func(n *yaml.Node) *yaml.Node
+	clear = func(n *yaml.Node) *yaml.Node {
+		c := *n
+		c.Style &^= yaml.FlowStyle
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, x := range n.Content {
+			c.Content[i] = clear(x)
+		}
+		return &c
+	}
+	var sb strings.Builder
+	enc := yaml.NewEncoder(&sb)
+	enc.SetIndent(2)
+	if err := enc.Encode(&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{k, clear(v)}}); err != nil {
+		return fmt.Sprintf("(%v)", err)
+	}
+	return sb.String()
+}
+
 func yamlName(item *yaml.Node) string {
 	for i := 0; i+1 < len(item.Content); i += 2 {
 		if item.Content[i].Value == "name" {
@@ -233,10 +285,10 @@ func (d *yamlDoc) entries(container []string) ([]entry, error) {
 	return out, nil
 }
 
-func (d *yamlDoc) set(container []string, name string, e []field) ([]byte, int, error) {
+func (d *yamlDoc) set(container []string, name string, e []field) ([]byte, undo, error) {
 	b, lines, err := d.block(container)
 	if err != nil {
-		return nil, 0, err
+		return nil, undo{}, err
 	}
 	if b == nil { // append the container at the end
 		out := string(d.body)
@@ -244,7 +296,7 @@ func (d *yamlDoc) set(container []string, name string, e []field) ([]byte, int, 
 			out += d.eol
 		}
 		out += yamlKey(container[0]) + ":" + d.eol + d.render(name, e, "  ", "    ")
-		return []byte(out), 1, nil
+		return []byte(out), undo{created: 1}, nil
 	}
 	text := d.render(name, e, b.indent, b.inner)
 	for i, n := range b.names {
@@ -253,17 +305,21 @@ func (d *yamlDoc) set(container []string, name string, e []field) ([]byte, int, 
 			if i+1 < len(b.starts) {
 				end = b.starts[i+1]
 			}
-			return join(lines[:b.starts[i]], text, lines[end:]), 0, nil
+			return join(lines[:b.starts[i]], text, lines[end:]), undo{}, nil
 		}
 	}
-	at := b.end
-	if len(b.names) == 0 {
-		at = b.keyLine + 1
+	if len(b.names) > 0 {
+		return join(lines[:b.end], text, lines[b.end:]), undo{}, nil
 	}
-	return join(lines[:at], text, lines[at:]), 0, nil
+	if b.keyText != "" { // "key: {}" becomes "key:" with the entry under it
+		key := lines[b.keyLine]
+		lines[b.keyLine] = b.keyText
+		return join(lines[:b.keyLine+1], text, lines[b.keyLine+1:]), undo{empty: key}, nil
+	}
+	return join(lines[:b.keyLine+1], text, lines[b.keyLine+1:]), undo{}, nil
 }
 
-func (d *yamlDoc) remove(container []string, name string, drop int) ([]byte, error) {
+func (d *yamlDoc) remove(container []string, name string, u undo) ([]byte, error) {
 	b, lines, err := d.block(container)
 	if err != nil {
 		return nil, err
@@ -276,8 +332,13 @@ func (d *yamlDoc) remove(container []string, name string, drop int) ([]byte, err
 		if i+1 < len(b.starts) {
 			end = b.starts[i+1]
 		}
-		if drop > 0 && len(b.names) == 1 && start == b.keyLine+1 {
-			start = b.keyLine
+		if len(b.names) == 1 && start == b.keyLine+1 {
+			switch {
+			case u.created > 0:
+				start = b.keyLine
+			case u.empty != "" && slices.Equal(strings.Fields(lines[b.keyLine]), slices.DeleteFunc(strings.Fields(u.empty), isEmptyFlow)):
+				lines[b.keyLine] = u.empty // the "key: {}" the entry was added to
+			}
 		}
 		return join(lines[:start], "", lines[end:]), nil
 	}
