@@ -43,7 +43,7 @@ var bom = []byte("\xef\xbb\xbf")
 type plan struct {
 	out     []byte // new body; nil for no change
 	action  string
-	entry   any // plain value of the new entry; nil when removing
+	entry   any  // plain value of the new entry; nil when removing
 	undo    undo // what an add leaves for remove; what remove was left
 	command string
 }
