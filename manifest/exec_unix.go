@@ -10,7 +10,7 @@ import (
 // setGroup makes the command the leader of a new process group, so that
 // it and everything it starts can be signalled together.
 func setGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = groupAttr()
 }
 
 func terminateGroup(pid int) { _ = syscall.Kill(-pid, syscall.SIGTERM) }

@@ -1,9 +1,14 @@
 package manifest
 
 import (
+	"bytes"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
 )
 
 // hasLiveMember reports whether /proc lists a process of group pgid that
@@ -32,4 +37,105 @@ func hasLiveMember(pgid int) bool {
 		}
 	}
 	return false
+}
+
+// prSetChildSubreaper is PR_SET_CHILD_SUBREAPER of prctl(2).
+const prSetChildSubreaper = 36
+
+var subreaper sync.Once
+
+// groupAttr starts the command in a process group of its own, and asks
+// the kernel to SIGKILL it if mcpship dies first, even by SIGKILL. It
+// also makes mcpship a child subreaper (once): a process that outlives
+// its parent then becomes mcpship's child instead of init's, where sweep
+// finds it.
+func groupAttr() *syscall.SysProcAttr {
+	subreaper.Do(func() { _, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0) })
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// sweep stops what a call left running outside its process group (such
+// as a daemon that called setsid), once its group is gone: those
+// processes are then orphans, children of mcpship as subreaper, and carry
+// the call's marker variable (a NAME=VALUE entry) in their environment.
+// Each gets SIGTERM, then SIGKILL after KillGrace; their own children
+// become mcpship's in turn and are found in the next round. A process that
+// replaced its environment is not found. sweep also collects the exited
+// orphans of group pgid, which only mcpship can wait for.
+func sweep(pgid int, marker string) {
+	signalled := map[int]bool{}
+	sig := syscall.SIGTERM
+	deadline := time.Now().Add(KillGrace)
+	for round := 0; round < 500; round++ {
+		var live []int
+		for _, c := range children() {
+			switch {
+			case c.state == 'Z' && (c.pgrp == pgid || signalled[c.pid]):
+				_, _ = syscall.Wait4(c.pid, nil, syscall.WNOHANG, nil)
+			case c.state != 'Z' && hasEntry(c.pid, marker):
+				live = append(live, c.pid)
+			}
+		}
+		if len(live) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			sig = syscall.SIGKILL
+		}
+		for _, pid := range live {
+			if !signalled[pid] || sig == syscall.SIGKILL {
+				_ = syscall.Kill(pid, sig)
+			}
+			signalled[pid] = true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Collect the last ones killed.
+	for deadline := time.Now().Add(time.Second); len(signalled) > 0 && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		for pid := range signalled {
+			if got, err := syscall.Wait4(pid, nil, syscall.WNOHANG, nil); got == pid || err != nil {
+				delete(signalled, pid)
+			}
+		}
+	}
+}
+
+// child is one of mcpship's child processes.
+type child struct {
+	pid, pgrp int
+	state     byte // 'Z' for a zombie
+}
+
+// children lists mcpship's child processes, from every thread.
+func children() []child {
+	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	var list []child
+	for _, task := range tasks {
+		b, _ := os.ReadFile(task)
+		for _, f := range strings.Fields(string(b)) {
+			st, err := os.ReadFile("/proc/" + f + "/stat")
+			if err != nil {
+				continue
+			}
+			// pid (comm) state ppid pgrp ...; comm may hold spaces and ')'.
+			s := string(st)
+			fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+			if len(fields) < 3 {
+				continue
+			}
+			pid, err1 := strconv.Atoi(f)
+			pgrp, err2 := strconv.Atoi(fields[2])
+			if err1 == nil && err2 == nil {
+				list = append(list, child{pid: pid, pgrp: pgrp, state: fields[0][0]})
+			}
+		}
+	}
+	return list
+}
+
+// hasEntry reports whether the environment of process pid holds entry.
+func hasEntry(pid int, entry string) bool {
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	want := []byte(entry + "\x00")
+	return err == nil && (bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...)))
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpship/mcpship/internal/toolresult"
@@ -88,6 +89,14 @@ func (t *tool) environ(vals map[string]any) []string {
 	return out
 }
 
+// callVar is the environment variable that marks the processes of one
+// call, so that those that leave its process group can be found and
+// stopped when the call ends (on Linux).
+const callVar = "MCPSHIP_CALL"
+
+// callSeq numbers the calls of this process, for callVar.
+var callSeq atomic.Int64
+
 // runResult is what one run of a command produced.
 type runResult struct {
 	code      int // exit status; -1 when killed by a signal or not started
@@ -118,6 +127,8 @@ func (t *tool) run(ctx context.Context, req *mcp.CallRequest, prog string, argv,
 		r.startErr = err
 		return r
 	}
+	marker := fmt.Sprintf("%s=%d.%d", callVar, os.Getpid(), callSeq.Add(1))
+	env = append(env, marker)
 	cmd := &exec.Cmd{Path: prog, Args: argv, Env: env, Dir: t.dir, Stdout: outW, Stderr: errW}
 	setGroup(cmd) // stdin stays nil: the command reads from the null device
 	err = cmd.Start()
@@ -173,8 +184,10 @@ wait:
 			req.Progress(elapsed.Seconds(), 0, msg)
 		}
 	}
-	// The leader has exited; stop whatever it left running in its group.
+	// The leader has exited; stop whatever it left running in its group,
+	// and what left the group.
 	reap(cmd.Process.Pid)
+	sweep(cmd.Process.Pid, marker)
 
 	done := make(chan struct{})
 	go func() { copying.Wait(); close(done) }()

@@ -32,6 +32,24 @@ func alive(pid int) (bool, string) {
 	return state != "Z" && state != "X", "state " + state
 }
 
+// wantReaped checks that each pid is gone from /proc within 2s, not left
+// a zombie: mcpship, as subreaper, must wait for the orphans it stops.
+func wantReaped(t *testing.T, pids []int) {
+	t.Helper()
+	for _, pid := range pids {
+		for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err != nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				_, state := alive(pid)
+				t.Errorf("process %d was not collected (%s)", pid, state)
+				break
+			}
+		}
+	}
+}
+
 func wantAllDead(t *testing.T, pids []int) {
 	t.Helper()
 	for _, pid := range pids {
@@ -57,6 +75,7 @@ func TestTimeoutStopsTheWholeGroup(t *testing.T) {
 		isError(t, res, "timed out after 1s")
 		pids := readPids(t, pidfile, 3) // leader, child, grandchild
 		wantAllDead(t, pids)
+		wantReaped(t, pids)
 		min := time.Second
 		if stubborn {
 			min += 2 * time.Second // SIGKILL comes KillGrace after SIGTERM
@@ -100,6 +119,7 @@ func TestCancelStopsTheWholeGroup(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
+	wantReaped(t, pids)
 	// The server goes on serving.
 	wantArgv(t, callTool(t, c, "slow", map[string]any{"words": []string{"after"}}), "after")
 }
@@ -113,7 +133,9 @@ func TestNoOrphansAfterNormalExit(t *testing.T) {
 	if d := time.Since(start); d > 1500*time.Millisecond {
 		t.Errorf("the call took %v; a leftover process should be stopped at once", d)
 	}
-	wantAllDead(t, readPids(t, pidfile, 2))
+	pids := readPids(t, pidfile, 2)
+	wantAllDead(t, pids)
+	wantReaped(t, pids)
 }
 
 // TestShutdownStopsRunningCalls stops mcpship with SIGTERM while a call
@@ -144,4 +166,54 @@ func TestShutdownStopsRunningCalls(t *testing.T) {
 		t.Errorf("mcpship exited with %v; stderr:\n%s", err, c.Stderr())
 	}
 	wantAllDead(t, pids)
+}
+
+// TestNoOrphansOutsideTheGroup runs a command that leaves a child in a
+// session of its own (setsid), out of reach of its process group: the
+// child is stopped all the same when the call ends.
+func TestNoOrphansOutsideTheGroup(t *testing.T) {
+	c := serve(t, "--manifest", standinManifest)
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	ok(t, callTool(t, c, "slow", map[string]any{"words": []string{"escape", pidfile}}))
+	pids := readPids(t, pidfile, 2)
+	wantAllDead(t, pids)
+	wantReaped(t, pids)
+}
+
+// TestKilledServerKillsItsCommands kills mcpship with SIGKILL while a call
+// runs: the kernel then SIGKILLs the command (its parent-death signal).
+// What the command started itself is not covered (docs/manifest.md says
+// so); the test stops it.
+func TestKilledServerKillsItsCommands(t *testing.T) {
+	cmd := exec.Command(binPath, "serve", "--manifest", standinManifest)
+	cmd.Env = append(os.Environ(), "PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	c, err := mcp.StartCommand(cmd, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Initialize(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	go func() {
+		_, _ = c.CallTool(context.Background(), "slow", map[string]any{"words": []string{"sleep", pidfile}})
+	}()
+	pids := readPids(t, pidfile, 3)
+	defer func() {
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}()
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Close()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if ok, _ := alive(pids[0]); !ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the command %d still runs 5s after mcpship was killed", pids[0])
+		}
+	}
 }

@@ -8,7 +8,8 @@
 // to PIDFILE and sleeps; "stubborn" makes the grandchild ignore SIGTERM;
 // "background PIDFILE" leaves a sleeping child behind and exits at once;
 // "big" prints 3 MiB; "notjson" prints plain text; "stdin" reads stdin;
-// "progress FILE" writes "working: step 1" to stderr and waits until FILE
+// "escape PIDFILE" leaves behind a child in a new session (setsid), outside
+// the process group, and exits at once; "progress FILE" writes "working: step 1" to stderr and waits until FILE
 // exists.
 package main
 
@@ -62,6 +63,11 @@ func main() {
 		appendPid(pidfile)
 		spawn("lingerer", pidfile, "false")
 		waitPids(pidfile, 2) // exit only once the lingerer runs
+	case has("escape"):
+		pidfile := after("escape")
+		appendPid(pidfile)
+		spawnWith(newSession(), "escaper", pidfile, "false")
+		waitPids(pidfile, 2)
 	case has("progress"):
 		file := after("progress")
 		fmt.Fprint(os.Stderr, "starting\nworking: step 1\n")
@@ -114,12 +120,15 @@ func descendant(args []string) {
 	time.Sleep(time.Hour)
 }
 
-func spawn(role, pidfile, stubborn string) {
+func spawn(role, pidfile, stubborn string) { spawnWith(nil, role, pidfile, stubborn) }
+
+func spawnWith(attr *syscall.SysProcAttr, role, pidfile, stubborn string) {
 	exe, err := os.Executable()
 	if err != nil {
 		fail("%v", err)
 	}
 	cmd := exec.Command(exe, "__descendant", role, pidfile, stubborn)
+	cmd.SysProcAttr = attr
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr // hold the pipes, as real children do
 	if err := cmd.Start(); err != nil {
 		fail("%v", err)
