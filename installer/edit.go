@@ -46,6 +46,7 @@ type plan struct {
 	entry   any  // plain value of the new entry; nil when removing
 	undo    undo // what an add leaves for remove; what remove was left
 	command string
+	sum     string // Server.sum of the entry added
 }
 
 // edit runs one change to t's file under its lock: parse, plan, verify,
@@ -123,7 +124,7 @@ func (t *Target) editOnce(o Options, name, real string, f func(d document, real 
 		return nil, err
 	}
 	{
-		r := record{Time: o.now().UTC(), File: real, Container: t.Container, Name: name, Command: p.command, Created: p.undo.created, Empty: p.undo.empty, Action: "add"}
+		r := record{Time: o.now().UTC(), File: real, Container: t.Container, Name: name, Command: p.command, Sum: p.sum, Created: p.undo.created, Empty: p.undo.empty, Action: "add"}
 		if p.entry == nil {
 			r.Action = "remove"
 		}
@@ -268,7 +269,7 @@ func (t *Target) Add(s Server, o Options) (*Change, error) {
 			return plan{}, err
 		}
 		e := t.Client.shape(s)
-		p := plan{action: "added", entry: plain(e), command: s.Command}
+		p := plan{action: "added", entry: plain(e), command: s.Command, sum: s.sum()}
 		if x != nil {
 			if serverOf(x.name, x.value).same(s) {
 				return plan{action: "unchanged"}, nil
@@ -362,6 +363,10 @@ type Registration struct {
 	// Ours says mcpship registered it: its command is an mcpship binary,
 	// or mcpship's ledger says mcpship wrote it with this command.
 	Ours bool `json:"ours"`
+	// Recorded says mcpship's ledger holds this entry as mcpship wrote it
+	// here: the same command, arguments, environment and directory. A
+	// project-scope entry that is not recorded came with the project.
+	Recorded bool `json:"-"`
 }
 
 // Servers reads the servers registered in the target's file. exists says
@@ -389,11 +394,12 @@ func (t *Target) Servers(stateDir string) (regs []Registration, exists bool, err
 	}
 	for _, e := range es {
 		s := serverOf(e.name, e.value)
-		ours := s.IsMcpship()
-		if r, ok := lastRecord(stateDir, real, t.Container, e.name); ok && r.Action == "add" && r.Command == s.Command {
-			ours = true
+		reg := Registration{Server: s, Ours: s.IsMcpship()}
+		if r, ok := lastRecord(stateDir, real, t.Container, e.name); ok {
+			reg.Ours = reg.Ours || r.Action == "add" && r.Command == s.Command
+			reg.Recorded = r.recorded(s)
 		}
-		regs = append(regs, Registration{Server: s, Ours: ours})
+		regs = append(regs, reg)
 	}
 	return regs, true, nil
 }

@@ -2,6 +2,8 @@ package installer
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -24,8 +26,31 @@ type record struct {
 	Name      string    `json:"name"`
 	Action    string    `json:"action"` // "add" or "remove"
 	Command   string    `json:"command,omitempty"`
+	Sum       string    `json:"sum,omitempty"`     // Server.sum of the entry added
 	Created   int       `json:"created,omitempty"` // container keys init created
 	Empty     string    `json:"empty,omitempty"`   // how init found the servers object empty (see undo)
+}
+
+// sum identifies what starting s runs: its command, arguments,
+// environment and directory.
+func (s Server) sum() string {
+	env := s.Env
+	if len(env) == 0 {
+		env = nil
+	}
+	b, err := json.Marshal([]any{s.Command, args(s), env, s.Cwd})
+	if err != nil {
+		panic(err) // strings always encode
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// recorded reports whether the ledger's newest record of the entry is
+// mcpship adding s as it is now. A record from before the ledger kept
+// sums needs only the same command.
+func (r record) recorded(s Server) bool {
+	return r.Action == "add" && (r.Sum == s.sum() || r.Sum == "" && r.Command == s.Command)
 }
 
 // appendRecord adds r to the ledger. A line is written with one write to

@@ -18,7 +18,7 @@ import (
 // by default; with p, only the one registered under p's name (the app's
 // name when p.Name is empty), as init registers it.
 func Doctor(p *Program) *cli.Command {
-	usage := "start every registered MCP server and check that it answers"
+	usage := "start the registered MCP servers and check that they answer"
 	nameFlag := &cli.StringFlag{Name: "name", Usage: "only the server with this name"}
 	if p != nil {
 		usage = "start this program as the assistants would and check that it answers"
@@ -36,6 +36,9 @@ func Doctor(p *Program) *cli.Command {
 			"ok or why not: not found, exited, timed out, protocol error (with the end of its stderr).\n" +
 			"Entries a client does not start as a local command (remote, disabled, built into the\n" +
 			"client, a Zed extension's) are listed as skipped, with the reason.\n" +
+			"Project-scope entries that mcpship did not write, such as those of a repository you cloned,\n" +
+			"are not started either unless --name names them or --project-servers is given: starting\n" +
+			"them runs the project's commands with your environment.\n" +
 			"Exits 1 when a server that was started fails, or when --name names no registered server.",
 		ArgsUsage: " ",
 		Flags: append([]cli.Flag{
@@ -44,6 +47,7 @@ func Doctor(p *Program) *cli.Command {
 			nameFlag,
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "time each server has to answer"},
 			&cli.IntFlag{Name: "parallel", Value: 4, Usage: "servers checked at once"},
+			&cli.BoolFlag{Name: "project-servers", Usage: "also start project-scope servers that mcpship did not write (commands that came with the project)"},
 		}, commonFlags()...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
@@ -65,7 +69,11 @@ type checked struct {
 	Status string           `json:"status"`           // "ok", "failed" or "skipped"
 	Reason string           `json:"reason,omitempty"` // why it was skipped
 	health
+	untrusted bool // a project entry mcpship did not write
 }
+
+const untrusted = "mcpship did not write this project entry, so it was not started; " +
+	"if you trust its command, start it with --name or --project-servers"
 
 func runDoctor(c *cli.Context, name string) error {
 	if err := noArgs(c); err != nil {
@@ -100,6 +108,7 @@ func runDoctor(c *cli.Context, name string) error {
 	if err != nil {
 		return err
 	}
+	named := name != "" && c.IsSet("name") // by the user, not as the program's default
 	var rows []*checked
 	known := map[string]bool{}
 	unreadable := 0
@@ -124,8 +133,12 @@ func runDoctor(c *cli.Context, name string) error {
 					continue
 				}
 				row := &checked{Client: cl.Name, Scope: s, File: t.File, Server: r.Server}
-				if why := r.NotStdio(); why != "" {
+				switch why := r.NotStdio(); {
+				case why != "":
 					row.Status, row.Reason = "skipped", why
+				case s == installer.ScopeProject && !r.Recorded && !named && !c.Bool("project-servers"):
+					// A file that came with the project, such as a clone.
+					row.Status, row.Reason, row.untrusted = "skipped", untrusted, true
 				}
 				rows = append(rows, row)
 			}
@@ -173,7 +186,7 @@ func runDoctor(c *cli.Context, name string) error {
 		printDoctor(c, rows, name)
 	}
 	switch {
-	case len(rows) == 0 && name != "" && c.IsSet("name"):
+	case len(rows) == 0 && named:
 		if len(known) == 0 {
 			return fmt.Errorf("no server named %q: no MCP servers are registered here", name)
 		}
@@ -214,6 +227,9 @@ func printDoctor(c *cli.Context, rows []*checked, name string) {
 			continue
 		case "skipped":
 			fmt.Fprintf(w, "  skipped %s: %s\n", r.Server.Name, r.Reason)
+			if r.untrusted {
+				fmt.Fprintf(w, "          command: %s\n", commandLine(r.Server))
+			}
 			continue
 		}
 		fmt.Fprintf(w, "  FAILED  %s: %s: %s\n", r.Server.Name, r.Problem, r.Detail)
