@@ -32,11 +32,12 @@ type snapshot struct {
 	info   fs.FileInfo // of the file read, if it existed
 }
 
-// readConfig reads the regular file at path, which need not exist. It
-// refuses anything else (a FIFO is not even opened for long: it is opened
-// without blocking) and files over MaxFileSize, and returns errChanged if
-// the file changed size or time while it was read.
-func readConfig(path string) (*snapshot, error) {
+// readConfig reads the regular file at path, which need not exist, and
+// which the user calls name (path is name with links resolved). It refuses
+// anything else (a FIFO is opened without blocking, so it does not wait
+// for a writer) and files over MaxFileSize, and returns errChanged if the
+// file changed size or time while it was read.
+func readConfig(name, path string) (*snapshot, error) {
 	s := &snapshot{path: path}
 	f, err := openNonblock(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -50,7 +51,7 @@ func readConfig(path string) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := regular(path, fi); err != nil {
+	if err := regular(name, path, fi); err != nil {
 		return nil, err
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
@@ -58,7 +59,7 @@ func readConfig(path string) (*snapshot, error) {
 		return nil, err
 	}
 	if len(data) > MaxFileSize {
-		return nil, regular(path, fi)
+		return nil, errChanged // it grew while it was read
 	}
 	after, err := f.Stat()
 	if err != nil {
@@ -73,7 +74,10 @@ func readConfig(path string) (*snapshot, error) {
 
 // regular refuses a file that is not a regular file, or is larger than
 // MaxFileSize.
-func regular(path string, fi fs.FileInfo) error {
+func regular(name, path string, fi fs.FileInfo) error {
+	if name != path {
+		name += " links to " + path + ", which"
+	}
 	if !fi.Mode().IsRegular() {
 		what := "not a regular file"
 		switch t := fi.Mode().Type(); {
@@ -86,10 +90,10 @@ func regular(path string, fi fs.FileInfo) error {
 		case t&fs.ModeSocket != 0:
 			what = "a socket"
 		}
-		return fmt.Errorf("%s is %s, not a config file; nothing was read or written: point the client's config path at a regular file", path, what)
+		return fmt.Errorf("%s is %s, not a config file; nothing was read or written: replace it with a regular file", name, what)
 	}
 	if fi.Size() > MaxFileSize {
-		return fmt.Errorf("%s is %d MiB, over the %d MiB mcpship reads; nothing was written: is it really the client's config file?", path, fi.Size()>>20, MaxFileSize>>20)
+		return fmt.Errorf("%s is %d MiB, over the %d MiB mcpship reads; nothing was read or written: is it really the client's config file?", name, fi.Size()>>20, MaxFileSize>>20)
 	}
 	return nil
 }

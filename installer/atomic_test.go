@@ -206,3 +206,23 @@ func TestTempFiles(t *testing.T) {
 		}
 	}
 }
+
+// A read-only file is refused unless forced, and then stays read-only.
+func TestReadOnlyRefused(t *testing.T) {
+	tg, o := testTarget(t, "cursor", ScopeUser)
+	write(t, tg.File, `{}`, 0o444)
+	_, err := tg.Add(srv, o)
+	if err == nil || !strings.Contains(err.Error(), "read-only (mode 0444)") || !strings.Contains(err.Error(), "--force") {
+		t.Errorf("err = %v, want a refusal", err)
+	}
+	if read(t, tg.File) != `{}` {
+		t.Error("the read-only file was changed")
+	}
+	o.Force = true
+	if _, err := tg.Add(srv, o); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(tg.File); fi.Mode().Perm() != 0o444 || !strings.Contains(read(t, tg.File), "mcpship") {
+		t.Errorf("forced: mode %v, %s", fi.Mode().Perm(), read(t, tg.File))
+	}
+}

@@ -113,7 +113,7 @@ func (t *Target) readBackup(from, real string, force bool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap, err := readConfig(rfrom)
+	snap, err := readConfig(from, rfrom)
 	if err == nil && !snap.exists {
 		err = fs.ErrNotExist
 	}

@@ -73,7 +73,7 @@ func (t *Target) edit(o Options, name string, f func(d document, real string) (p
 }
 
 func (t *Target) editOnce(o Options, name, real string, f func(d document, real string) (plan, error)) (_ *Change, err error) {
-	snap, err := readConfig(real)
+	snap, err := readConfig(t.File, real)
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +335,7 @@ func (t *Target) Restore(from string, o Options) (*Change, error) {
 	}
 	var ch *Change
 	err = t.retry(func() error {
-		snap, err := readConfig(real)
+		snap, err := readConfig(t.File, real)
 		if err != nil {
 			return err
 		}
@@ -376,9 +376,9 @@ func (t *Target) Servers(stateDir string) (regs []Registration, exists bool, err
 	if err != nil {
 		return nil, false, err
 	}
-	snap, err := readConfig(real)
+	snap, err := readConfig(t.File, real)
 	if errors.Is(err, errChanged) {
-		snap, err = readConfig(real) // once more
+		snap, err = readConfig(t.File, real) // once more
 	}
 	if err != nil || !snap.exists {
 		return nil, false, err

@@ -239,7 +239,7 @@ func TestChangedUnderneathRefused(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.json")
 	write(t, p, "a", 0o600)
-	snap, err := readConfig(p)
+	snap, err := readConfig(p, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestChangedUnderneathRefused(t *testing.T) {
 	if err := snap.replace([]byte("new"), 0o600, 0o700); !errors.Is(err, errChanged) {
 		t.Errorf("wrote a file that was deleted since it was read: %v", err)
 	}
-	snap, _ = readConfig(filepath.Join(dir, "g.json"))
+	snap, _ = readConfig("g.json", filepath.Join(dir, "g.json"))
 	write(t, filepath.Join(dir, "g.json"), "", 0o600)
 	if err := snap.replace([]byte("new"), 0o600, 0o700); !errors.Is(err, errChanged) {
 		t.Errorf("wrote over a file that was created since it was read: %v", err)

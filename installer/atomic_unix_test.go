@@ -1,0 +1,90 @@
+//go:build unix
+
+package installer
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// Anything but a regular file is refused without blocking or reading it
+// whole, through a link too, and so is a file over MaxFileSize.
+func TestNotRegularOrTooBigRefused(t *testing.T) {
+	cases := map[string]func(t *testing.T, path string){
+		"named pipe": func(t *testing.T, path string) {
+			if err := syscall.Mkfifo(path, 0o600); err != nil {
+				t.Skip(err)
+			}
+		},
+		"a device": func(t *testing.T, path string) { symlink(t, "/dev/zero", path) },
+		"a directory": func(t *testing.T, path string) {
+			if err := os.Mkdir(path, 0o700); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"over the 64 MiB": func(t *testing.T, path string) {
+			write(t, path, "", 0o600)
+			if err := os.Truncate(path, MaxFileSize+1); err != nil {
+				t.Fatal(err)
+			}
+		},
+	}
+	for want, make := range cases {
+		t.Run(want, func(t *testing.T) {
+			tg, o := testTarget(t, "cursor", ScopeUser)
+			if err := os.MkdirAll(filepath.Dir(tg.File), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			make(t, tg.File)
+			if _, err := tg.Add(srv, o); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("Add: err = %v, want %q", err, want)
+			}
+			if _, _, err := tg.Servers(o.StateDir); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("Servers: err = %v, want %q", err, want)
+			}
+			if _, err := tg.Restore(tg.File, o); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("Restore from it: err = %v, want %q", err, want)
+			}
+		})
+	}
+}
+
+// The rewritten file keeps its owner and group, also when root edits
+// another user's file.
+func TestOwnerAndGroupKept(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a file to another user (CI runs as root)")
+	}
+	tg, o := testTarget(t, "claude-code", ScopeUser)
+	write(t, tg.File, `{"numStartups": 3}`, 0o600)
+	if err := os.Chown(tg.File, 4242, 4343); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tg.Add(srv, o); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(tg.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	if st.Uid != 4242 || st.Gid != 4343 || fi.Mode().Perm() != 0o600 {
+		t.Errorf("owner %d:%d, mode %v; want 4242:4343 and 0600 kept", st.Uid, st.Gid, fi.Mode().Perm())
+	}
+}
+
+// A new file gets its mode less the umask from the start.
+func TestNewFileRespectsUmask(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	tg, o := testTarget(t, "claude-code", ScopeProject)
+	if _, err := tg.Add(srv, o); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(tg.File); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, %v; want 0644 less umask 077: 0600", fi.Mode().Perm(), err)
+	}
+}
