@@ -28,6 +28,8 @@ Install mcpship, the latest release unless -v says otherwise.
 Environment:
   MCPSHIP_BASE_URL           releases URL (default $default_base)
   MCPSHIP_REQUIRE_SIGNATURE  1: fail unless cosign verifies checksums.txt
+  MCPSHIP_TIMEOUT            seconds a download may take to connect or may
+                             stall before it is given up (default 30; tried 3 times)
 
 The script never uses sudo. To install into a directory you cannot write:
   curl -fsSL .../install.sh | sudo sh -s -- -b /usr/local/bin
@@ -63,12 +65,33 @@ detect_platform() {
 	esac
 }
 
+# curl_get runs curl with limits on each request: it gives up when it cannot
+# connect within $timeout seconds or receives next to nothing for $timeout
+# seconds, and is tried 3 times.
+curl_get() {
+	curl -fsSL --connect-timeout "$timeout" --speed-limit 1024 --speed-time "$timeout" --retry 2 "$@"
+}
+
+# wget_get runs wget with the same limits where it can: GNU wget, and busybox
+# wget built with timeouts, take -T (connect and read timeout); -t (tries) is
+# ignored by busybox, which tries once. A wget without -T (Debian's busybox)
+# is stopped after 10 times $timeout by timeout(1) instead.
+wget_get() {
+	if [ "$wget_has_T" = 1 ]; then
+		wget -T "$timeout" -t 3 "$@"
+	elif has timeout; then
+		timeout "$((timeout * 10))" wget "$@"
+	else
+		wget "$@"
+	fi
+}
+
 # fetch URL FILE downloads URL into FILE with curl or wget.
 fetch() {
 	if [ "$downloader" = curl ]; then
-		curl -fsSL --retry 2 -o "$2" "$1"
+		curl_get -o "$2" "$1"
 	else
-		wget -q -O "$2" "$1"
+		wget_get -q -O "$2" "$1"
 	fi
 }
 
@@ -76,10 +99,10 @@ fetch() {
 # (.../releases/tag/v1.2.3), without asking the rate-limited GitHub API.
 resolve_latest() {
 	if [ "$downloader" = curl ]; then
-		url=$(curl -fsSL --retry 2 -o /dev/null -w '%{url_effective}' "$base/latest") || return 1
+		url=$(curl_get -o /dev/null -w '%{url_effective}' "$base/latest") || return 1
 	else
 		# wget prints each response's headers; the last Location is the tag.
-		url=$(wget -S --spider "$base/latest" 2>&1 | awk 'tolower($1) == "location:" { loc = $2 } END { print loc }' | tr -d '\r')
+		url=$(wget_get -S --spider "$base/latest" 2>&1 | awk 'tolower($1) == "location:" { loc = $2 } END { print loc }' | tr -d '\r')
 	fi
 	case $url in
 	*/tag/*) ;;
@@ -159,6 +182,7 @@ main() {
 	version=${MCPSHIP_VERSION:-latest}
 	dir=${MCPSHIP_INSTALL_DIR:-}
 	require_signature=${MCPSHIP_REQUIRE_SIGNATURE:-0}
+	timeout=${MCPSHIP_TIMEOUT:-30}
 	dry_run=0
 	tmp=
 	staged=
@@ -194,11 +218,23 @@ main() {
 	"" | *[!0-9A-Za-z.+-]*) die "'$version' is not a version; use e.g. -v 1.2.3" ;;
 	esac
 
+	case $timeout in
+	"" | *[!0-9]* | 0*) die "MCPSHIP_TIMEOUT='$timeout' is not a number of seconds; use e.g. MCPSHIP_TIMEOUT=60" ;;
+	esac
+
 	detect_platform
 	if has curl; then
 		downloader=curl
 	elif has wget; then
 		downloader=wget
+		case $(wget --help 2>&1) in
+		*[[:space:]]-T[\ ,]*) wget_has_T=1 ;;
+		*)
+			wget_has_T=0
+			has timeout ||
+				say "warning: this wget has no timeout option and there is no timeout command: a stalled server can hang the download; install curl to avoid that"
+			;;
+		esac
 	else
 		die "neither curl nor wget is installed; install one of them and run again"
 	fi
@@ -234,7 +270,7 @@ main() {
 	download=$base/download/$tag
 	say "downloading $download/$archive"
 	fetch "$download/$archive" "$tmp/$archive" ||
-		die "could not download $download/$archive; check that release $tag exists ($base/tag/$tag) and has a $os/$arch archive; pick another version with -v"
+		die "could not download $download/$archive; check your network, and that release $tag exists ($base/tag/$tag) and has a $os/$arch archive; pick another version with -v"
 	fetch "$download/checksums.txt" "$tmp/checksums.txt" ||
 		die "could not download $download/checksums.txt; without it the archive cannot be checked; nothing was installed"
 	verify_signature
@@ -243,7 +279,12 @@ main() {
 	mkdir "$tmp/x"
 	tar -xzf "$tmp/$archive" -C "$tmp/x" mcpship ||
 		die "could not unpack mcpship from $archive; the archive is damaged; nothing was installed"
-	[ -f "$tmp/x/mcpship" ] || die "$archive holds no mcpship binary; report it at https://github.com/mcpship/mcpship/issues"
+	# Only a regular file with no other name is a binary to install: a
+	# symlink, hard link, directory, FIFO or device named mcpship is not
+	# (copying it would install a local file, or hang). find's -type does not
+	# follow symlinks.
+	[ -n "$(find "$tmp/x/mcpship" -prune -type f -links 1)" ] ||
+		die "the mcpship entry of $archive is not a regular file (a link, directory or device); the release is broken or was tampered with; nothing was installed; report it at https://github.com/mcpship/mcpship/issues"
 
 	mkdir -p "$dir" 2>/dev/null || die "could not create $dir; choose another directory with -b DIR"
 	[ -w "$dir" ] ||
@@ -267,4 +308,6 @@ main() {
 	esac
 }
 
-main "$@"
+# In braces, so that a download cut anywhere in this line is a syntax error
+# rather than a run of main without its arguments.
+{ main "$@"; }

@@ -1,10 +1,14 @@
 package dist
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestInstallScriptShellcheck(t *testing.T) {
@@ -43,7 +48,7 @@ func bashShell(t *testing.T) posixShell {
 // (curl or wget) and the other commands install.sh needs.
 func systemPath(t *testing.T, downloader string) string {
 	dir := t.TempDir()
-	for _, name := range []string{downloader, "uname", "awk", "sed", "tr", "mktemp", "tar", "gzip", "cp", "chmod", "mv", "mkdir", "rm", "sha256sum", "cat"} {
+	for _, name := range []string{downloader, "uname", "awk", "sed", "tr", "mktemp", "tar", "gzip", "cp", "chmod", "mv", "mkdir", "rm", "sha256sum", "cat", "find"} {
 		p, err := exec.LookPath(name)
 		if err != nil {
 			t.Skipf("%s is not installed: %v", name, err)
@@ -81,10 +86,11 @@ type installRun struct {
 
 	stdout, stderr bytes.Buffer
 	err            error
-	home           string // $HOME, also the working directory
-	bin            string // $HOME/bin, which "-b bin" and "{bin}" name
-	tmp            string // $TMPDIR
-	cosignArgs     string // where the stub cosign writes its arguments
+	took           time.Duration // how long install.sh ran
+	home           string        // $HOME, also the working directory
+	bin            string        // $HOME/bin, which "-b bin" and "{bin}" name
+	tmp            string        // $TMPDIR
+	cosignArgs     string        // where the stub cosign writes its arguments
 }
 
 // host is the release platform of this machine, as install.sh names it.
@@ -138,7 +144,12 @@ func (r *installRun) exec(t *testing.T, sh posixShell, f *fakeReleases) {
 	for _, a := range r.args {
 		args = append(args, strings.ReplaceAll(a, "{bin}", r.bin))
 	}
-	cmd := exec.Command(args[0], args[1:]...)
+	// No run should come near this; it only keeps a hanging install.sh
+	// from hanging the tests.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.WaitDelay = time.Second // a killed shell's curl may hold stderr open
 	cmd.Dir = r.home
 	cmd.Env = append([]string{
 		"PATH=" + path, "HOME=" + r.home, "TMPDIR=" + r.tmp, "MCPSHIP_BASE_URL=" + f.URL,
@@ -147,7 +158,9 @@ func (r *installRun) exec(t *testing.T, sh posixShell, f *fakeReleases) {
 	if r.piped != nil {
 		cmd.Stdin = bytes.NewReader(r.piped)
 	}
+	start := time.Now()
 	r.err = cmd.Run()
+	r.took = time.Since(start)
 	t.Logf("install.sh %s: %v\n%s", strings.Join(r.args, " "), r.err, r.stderr.String())
 	if leftover, _ := os.ReadDir(r.tmp); len(leftover) > 0 {
 		t.Errorf("install.sh left %d files in TMPDIR, e.g. %s", len(leftover), leftover[0].Name())
@@ -230,9 +243,45 @@ func setChecksum(f *fakeReleases, archive string, content []byte) {
 	f.files[key] = []byte(strings.Join(out, ""))
 }
 
+// tarGz returns a gzipped tar archive of README.md and then the entries hdrs,
+// each with content when it is a regular file.
+func tarGz(t *testing.T, content string, hdrs ...tar.Header) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	gz := gzip.NewWriter(&b)
+	tw := tar.NewWriter(gz)
+	readme := "# mcpship\n"
+	hdrs = append([]tar.Header{{Name: "README.md", Mode: 0o644, Size: int64(len(readme))}}, hdrs...)
+	for i, h := range hdrs {
+		body := content
+		if i == 0 {
+			body = readme
+		}
+		if h.Typeflag == tar.TypeReg || h.Typeflag == 0 {
+			h.Size = int64(len(body))
+		} else {
+			body = ""
+		}
+		if err := tw.WriteHeader(&h); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := gz.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 func TestInstallScript(t *testing.T) {
 	for name, newShell := range map[string]func(*testing.T) posixShell{"dash": dashShell, "busybox": busyboxShell, "bash": bashShell} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			sh := newShell(t)
 			testInstallScript(t, sh)
 		})
@@ -336,6 +385,79 @@ func testInstallScript(t *testing.T, sh posixShell) {
 		})
 	}
 
+	// The archive passes its checksum, but its mcpship entry is not a
+	// regular file of its own: install.sh must not install what it points
+	// to (a file of this machine), nor hang on a FIFO.
+	local := filepath.Join(t.TempDir(), "local-file")
+	writeScript(t, local, "#!/bin/sh\necho a local file\n")
+	odd := []struct {
+		name string
+		hdrs []tar.Header
+	}{
+		{"symlink entry", []tar.Header{{Name: "mcpship", Typeflag: tar.TypeSymlink, Linkname: local, Mode: 0o777}}},
+		{"relative symlink entry", []tar.Header{{Name: "mcpship", Typeflag: tar.TypeSymlink, Linkname: "README.md", Mode: 0o777}}},
+		{"hard link entry", []tar.Header{{Name: "mcpship", Typeflag: tar.TypeLink, Linkname: local}}},
+		{"hard link to another entry", []tar.Header{{Name: "mcpship", Typeflag: tar.TypeLink, Linkname: "README.md"}}},
+		{"directory entry", []tar.Header{{Name: "mcpship/", Typeflag: tar.TypeDir, Mode: 0o755}}},
+		{"FIFO entry", []tar.Header{{Name: "mcpship", Typeflag: tar.TypeFifo, Mode: 0o755}}},
+		{"no mcpship entry", nil},
+	}
+	for _, tc := range odd {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFakeReleases(t)
+			b := tarGz(t, "#!/bin/sh\necho from the archive\n", tc.hdrs...)
+			f.files[testTag+"/"+archive] = b
+			setChecksum(f, archive, b)
+			r := &installRun{args: []string{"-b", "bin"}}
+			r.exec(t, sh, f)
+			// Some tar programs already refuse to unpack some of these.
+			msg := "the mcpship entry of " + archive + " is not a regular file"
+			if strings.Contains(r.stderr.String(), "could not unpack mcpship") {
+				msg = "could not unpack mcpship from " + archive
+			}
+			r.wantFailed(t, msg)
+		})
+	}
+
+	// A server that stops sending makes install.sh give up within its
+	// bound: 3 tries of MCPSHIP_TIMEOUT seconds each and 3 s between them
+	// with curl and GNU wget, 10 times MCPSHIP_TIMEOUT with a busybox wget
+	// that has no -T.
+	const timeout = 1
+	bound := 10 * timeout * time.Second
+	stalls := []struct {
+		name, path string
+		after      int
+		msg        string
+	}{
+		{"stall before the headers of /latest", "/latest", -1, "could not find the latest release"},
+		{"stall in the middle of the archive", "/objects/" + testTag + "/" + archive, 100, "/" + archive + "; check your network"},
+	}
+	for _, tc := range stalls {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFakeReleases(t)
+			f.stall, f.stallAfter = tc.path, tc.after
+			r := &installRun{args: []string{"-b", "bin"}, env: []string{fmt.Sprintf("MCPSHIP_TIMEOUT=%d", timeout)}}
+			r.exec(t, sh, f)
+			r.wantFailed(t, tc.msg)
+			// Generous slack for a loaded machine; without the limits
+			// install.sh waits until the 2 minutes of exec run out.
+			if r.took > bound+30*time.Second {
+				t.Errorf("install.sh took %v against a stalled server; want about %v at most", r.took.Round(time.Second), bound)
+			}
+		})
+	}
+	t.Run("bad MCPSHIP_TIMEOUT", func(t *testing.T) {
+		f := newFakeReleases(t)
+		r := &installRun{args: []string{"-b", "bin"}, env: []string{"MCPSHIP_TIMEOUT=1m"}}
+		r.exec(t, sh, f)
+		r.wantFailed(t, "MCPSHIP_TIMEOUT='1m' is not a number of seconds")
+		if got := f.requested(); len(got) > 0 {
+			t.Errorf("install.sh sent requests with a bad MCPSHIP_TIMEOUT: %v", got)
+		}
+	})
+
 	t.Run("cosign verifies", func(t *testing.T) {
 		f := newFakeReleases(t)
 		f.files[testTag+"/checksums.txt.sigstore.json"] = []byte("{}")
@@ -392,10 +514,19 @@ func testInstallScript(t *testing.T, sh posixShell) {
 		r.exec(t, sh, f)
 		r.wantInstalled(t, r.bin)
 	})
-	// A download cut short must do nothing: main runs on the last line only.
+	// A download cut short must do nothing: main runs on the last line
+	// only, and a cut anywhere in that line must not run it either.
 	t.Run("truncated script", func(t *testing.T) {
 		f := newFakeReleases(t)
+		var cuts []int
 		for n := 0; n < len(script)-1; n += len(script) / 16 {
+			cuts = append(cuts, n)
+		}
+		last := bytes.LastIndexByte(script[:len(script)-1], '\n') + 1
+		for n := last; n < len(script)-1; n++ {
+			cuts = append(cuts, n)
+		}
+		for _, n := range cuts {
 			r := &installRun{piped: script[:n], args: []string{"-b", "bin"}}
 			r.exec(t, sh, f)
 			r.wantUntouched(t)

@@ -19,11 +19,18 @@ import (
 //	/download/<tag>/<f>   302 to /objects/<tag>/<f>, as GitHub sends to its CDN
 //	/objects/<tag>/<f>    the file, or 404
 //
-// It records the path of every request.
+// It records the path of every request. A request for the path stall
+// stalls: it gets the status line, the headers and the first stallAfter
+// bytes of the answer (nothing at all when stallAfter is negative), then
+// nothing more until the client hangs up.
 type fakeReleases struct {
 	*httptest.Server
-	latest string            // tag that /latest points to; "" answers 404
-	files  map[string][]byte // "<tag>/<file name>" -> content
+	latest     string            // tag that /latest points to; "" answers 404
+	files      map[string][]byte // "<tag>/<file name>" -> content
+	stall      string            // a request path, e.g. "/latest"
+	stallAfter int
+
+	stop chan struct{} // closed when the test ends, to end stalled requests
 
 	mu       sync.Mutex
 	requests []string
@@ -59,9 +66,10 @@ func newFakeReleases(t *testing.T) *fakeReleases {
 	if releaseFilesErr != nil {
 		t.Fatal(releaseFilesErr)
 	}
-	f := &fakeReleases{latest: testTag, files: maps.Clone(releaseFilesMap)}
+	f := &fakeReleases{latest: testTag, files: maps.Clone(releaseFilesMap), stop: make(chan struct{})}
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.Close)
+	t.Cleanup(func() { close(f.stop) }) // runs first: Close waits for stalled requests
 	return f
 }
 
@@ -70,6 +78,19 @@ func (f *fakeReleases) serve(w http.ResponseWriter, r *http.Request) {
 	f.requests = append(f.requests, r.URL.Path)
 	f.mu.Unlock()
 	p := r.URL.Path
+	if p == f.stall {
+		if f.stallAfter >= 0 {
+			w.Header().Set("Content-Length", "1000000")
+			w.WriteHeader(http.StatusOK)
+			w.Write(make([]byte, f.stallAfter))
+			w.(http.Flusher).Flush()
+		}
+		select {
+		case <-r.Context().Done():
+		case <-f.stop:
+		}
+		return
+	}
 	switch {
 	case p == "/latest":
 		if f.latest == "" {
