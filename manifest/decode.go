@@ -49,7 +49,6 @@ func (e *syntaxError) Error() string { return e.msg }
 type parser struct {
 	data []byte
 	dec  *json.Decoder
-	keys []string
 }
 
 // skip returns the offset of the next token at or after off.
