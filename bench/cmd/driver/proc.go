@@ -125,13 +125,6 @@ func (p *proc) close(d time.Duration) string {
 	return exitString(p.state, p.werr)
 }
 
-func (p *proc) kill() {
-	p.cmd.Process.Kill()
-	p.in.Close()
-	go io.Copy(io.Discard, p.out)
-	<-p.exited()
-}
-
 func exitString(st *os.ProcessState, err error) string {
 	if st != nil {
 		return st.String()
