@@ -327,20 +327,19 @@ var clients = []*Client{
 // run by the client itself. It returns "" when the client starts s, also
 // when s has no command and so cannot be started.
 func (s Server) NotStdio() string {
+	local := s.Type == "" || s.Type == "stdio" || s.Type == "local" || s.Type == "custom"
 	switch {
 	case s.Disabled:
 		return "disabled in the config"
+	case local && s.Command != "":
+		return ""
 	case s.URL != "":
 		return "a remote server at " + s.URL
-	case s.Command != "":
+	case local:
 		return ""
-	}
-	switch s.Type {
-	case "", "stdio", "local", "custom":
-		return ""
-	case "builtin", "platform":
+	case s.Type == "builtin" || s.Type == "platform":
 		return fmt.Sprintf("built into the client (type %q)", s.Type)
-	case "extension":
+	case s.Type == "extension":
 		return "a Zed extension's server, which Zed starts through the extension"
 	}
 	return fmt.Sprintf("type %q, not a local command", s.Type)
