@@ -92,7 +92,7 @@ func TestKeepsChangingRefused(t *testing.T) {
 		rewriteInPlace(t, p, claudeJSONWith(fmt.Sprint(n)))
 	})
 	_, err := tg.Add(srv, o)
-	if err == nil || !strings.Contains(err.Error(), "changed by another program") || !strings.Contains(err.Error(), "nothing was written") {
+	if err == nil || !strings.Contains(err.Error(), "kept changing while mcpship edited it") || !strings.Contains(err.Error(), "nothing was written") {
 		t.Fatalf("err = %v, want a refusal", err)
 	}
 	if n != tries || read(t, tg.File) != claudeJSONWith(fmt.Sprint(n)) {
@@ -111,7 +111,7 @@ func TestNeverEmptyFileFoundEmptyRefused(t *testing.T) {
 		tg, o := testTarget(t, "claude-code", ScopeLocal)
 		write(t, tg.File, body, 0o600)
 		_, err := tg.Add(srv, o)
-		if err == nil || !strings.Contains(err.Error(), "it was empty") || !strings.Contains(err.Error(), "mcpship restore") {
+		if err == nil || !strings.Contains(err.Error(), "is empty, though Claude Code never leaves it so") || !strings.Contains(err.Error(), "mcpship restore") {
 			t.Errorf("%q: err = %v, want a refusal", body, err)
 		}
 		if read(t, tg.File) != body {
@@ -162,7 +162,7 @@ func TestConcurrentInPlaceRewriter(t *testing.T) {
 	}()
 	for i := range 20 {
 		_, err := tg.Add(Server{Name: fmt.Sprint("s", i), Command: "c"}, o)
-		if err != nil && !strings.Contains(err.Error(), "changed by another program") {
+		if err != nil && !strings.Contains(err.Error(), "nothing was written") {
 			t.Errorf("add %d: %v", i, err)
 		}
 	}

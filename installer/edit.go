@@ -178,12 +178,11 @@ func (t *Target) retry(edit func() error) error {
 		if !errors.Is(err, errChanged) {
 			return err
 		}
+		if i == tries && errors.Is(err, errEmptied) {
+			return fmt.Errorf("%s is empty, though %s never leaves it so: it is being rewritten, or something emptied it; nothing was written (%d tries): run the command again in a moment, and if it stays empty, run 'mcpship restore' or delete it", t.File, t.Client.Title, tries)
+		}
 		if i == tries {
-			msg := fmt.Sprintf("%s: %v, %d times in a row; nothing was written: close the program that is rewriting it (such as %s), then run the command again", t.File, err, tries, t.Client.Title)
-			if errors.Is(err, errEmptied) {
-				msg += fmt.Sprintf(". %s is never empty when %s wrote it last; if it stays empty, run 'mcpship restore' or delete it", t.File, t.Client.Title)
-			}
-			return errors.New(msg)
+			return fmt.Errorf("%s kept changing while mcpship edited it: another program is rewriting it, such as %s; nothing was written (%d tries): run the command again when that program is idle or closed", t.File, t.Client.Title, tries)
 		}
 		time.Sleep(time.Duration(i) * 50 * time.Millisecond)
 	}
