@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -265,10 +266,9 @@ func (d *decoder) decodeStruct(n *node, v reflect.Value, path string) {
 		d.probs.add(path, "expected an object, got %s", n.kindName())
 		return
 	}
-	fields := map[string]reflect.Value{}
-	collectFields(v, fields)
+	fields := fieldsOf(v.Type())
 	for i, k := range n.keys {
-		f, ok := fields[k]
+		index, ok := fields[k]
 		if !ok {
 			if k == "$comment" || (k == "$schema" && path == "") {
 				continue
@@ -277,30 +277,33 @@ func (d *decoder) decodeStruct(n *node, v reflect.Value, path string) {
 			d.probs.add(join(path, k), "unknown field %q%s", k, suggest(k, fields))
 			continue
 		}
-		d.decode(n.elems[i], f, join(path, k))
+		d.decode(n.elems[i], v.FieldByIndex(index), join(path, k))
 	}
 }
 
-// collectFields maps JSON names to the fields of v, including the fields
-// of embedded structs.
-func collectFields(v reflect.Value, into map[string]reflect.Value) {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		sf := t.Field(i)
-		if sf.Anonymous {
-			collectFields(v.Field(i), into)
-			continue
-		}
-		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-		if name == "" || name == "-" || !sf.IsExported() {
-			continue
-		}
-		into[name] = v.Field(i)
+// structFields caches fieldsOf.
+var structFields sync.Map // reflect.Type -> map[string][]int
+
+// fieldsOf maps the JSON names of struct type t to the index paths of its
+// fields, including those of embedded structs; it looks once per type.
+func fieldsOf(t reflect.Type) map[string][]int {
+	if f, ok := structFields.Load(t); ok {
+		return f.(map[string][]int)
 	}
+	fields := map[string][]int{}
+	for _, sf := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if sf.Anonymous || name == "" || name == "-" || !sf.IsExported() {
+			continue
+		}
+		fields[name] = sf.Index
+	}
+	structFields.Store(t, fields)
+	return fields
 }
 
 // suggest returns ` (did you mean "x"?)` for a known name close to k.
-func suggest(k string, fields map[string]reflect.Value) string {
+func suggest(k string, fields map[string][]int) string {
 	names := make([]string, 0, len(fields))
 	for name := range fields {
 		names = append(names, name)

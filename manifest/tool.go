@@ -66,48 +66,62 @@ func (m *Manifest) SetDefault(name, value string) (int, error) {
 	return n, nil
 }
 
-// inputSchema builds the JSON Schema of the tool's arguments.
+// property is the JSON Schema of one input, or of an array's items.
+type property struct {
+	Type        string    `json:"type"`
+	Description string    `json:"description,omitempty"`
+	Items       *property `json:"items,omitempty"`
+	MinItems    int       `json:"minItems,omitempty"`
+	Enum        []any     `json:"enum,omitempty"`
+	Minimum     *float64  `json:"minimum,omitempty"`
+	Default     any       `json:"default,omitempty"`
+}
+
+// inputSchema builds the JSON Schema of the tool's arguments, properties
+// in input order.
 func (t *tool) inputSchema() json.RawMessage {
-	props := map[string]any{}
 	var required []string
-	for _, name := range t.order {
+	b := []byte(`{"type":"object","properties":{`)
+	for i, name := range t.order {
 		in := t.inputs[name]
-		p := map[string]any{"type": in.Type}
-		if in.Description != "" {
-			p["description"] = in.Description
-		}
-		enumAt := p
+		p := &property{Type: in.Type, Description: in.Description}
+		at := p // where enum and minimum go: the items of an array
 		if in.Type == "array" {
-			items := map[string]any{"type": in.Items}
-			p["items"] = items
-			enumAt = items
+			p.Items = &property{Type: in.Items}
+			at = p.Items
 			if in.Required {
-				p["minItems"] = 1
+				p.MinItems = 1
 			}
 		}
-		if len(in.Enum) > 0 {
-			enumAt["enum"] = in.Enum
-		}
-		if in.Minimum != nil {
-			enumAt["minimum"] = *in.Minimum
-		}
+		at.Enum, at.Minimum = in.Enum, in.Minimum
 		if in.hasDef {
-			p["default"] = in.def
+			p.Default = in.def
 		}
 		if in.Required && !in.hasDef {
 			required = append(required, name)
 		}
-		props[name] = p
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSON(b, name)
+		b = append(b, ':')
+		b = appendJSON(b, p)
 	}
-	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	b = append(b, `},"additionalProperties":false`...)
 	if len(required) > 0 {
-		s["required"] = required
+		b = append(b, `,"required":`...)
+		b = appendJSON(b, required)
 	}
-	b, err := json.Marshal(s)
+	return append(b, '}')
+}
+
+// appendJSON appends v as JSON; v is built from checked values only.
+func appendJSON(b []byte, v any) []byte {
+	j, err := json.Marshal(v)
 	if err != nil {
-		panic(fmt.Sprintf("manifest: schema of %s: %v", t.spec.Name, err))
+		panic(fmt.Sprintf("manifest: schema: %v", err))
 	}
-	return b
+	return append(b, j...)
 }
 
 // mcpTool is the tool as tools/list shows it.
