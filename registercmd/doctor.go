@@ -164,6 +164,9 @@ func runDoctor(c *cli.Context, name string) error {
 		}()
 	}
 	wg.Wait()
+	for _, r := range rows {
+		r.Server.Env = masked(r.Server.Env) // as list shows them
+	}
 
 	failed, skipped := 0, 0
 	for _, r := range rows {
