@@ -87,10 +87,7 @@ func TestWithDefaultsSplicesTheObject(t *testing.T) {
 		{`{"b":null} `, `{"b":null,"a":1}`},
 		{`{"a":2,"b":"y"}`, `{"a":2,"b":"y"}`},
 	} {
-		v, err := decodeArguments([]byte(tc.args))
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := decodeNumbers(t, tc.args)
 		if got := string(sc.withDefaults([]byte(tc.args), v.(map[string]any))); got != tc.want {
 			t.Errorf("withDefaults(%q) = %q, want %q", tc.args, got, tc.want)
 		}
@@ -104,4 +101,17 @@ func TestAddToolRefusesADefaultItsSchemaRefuses(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "properties.n.default: 0 is less than the minimum 1") {
 		t.Errorf("AddTool with a default below the minimum: %v", err)
 	}
+}
+
+// decodeNumbers decodes JSON as the schema validator expects it: numbers
+// as json.Number.
+func decodeNumbers(t *testing.T, s string) any {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("decoding %s: %v", s, err)
+	}
+	return v
 }

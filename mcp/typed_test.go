@@ -100,7 +100,7 @@ func TestSchemaForOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(typedOutput{})
-	v, _ := decodeArguments(b)
+	v := decodeNumbers(t, string(b))
 	var errs []string
 	sc.validate("output", v, &errs)
 	if len(errs) > 0 {
