@@ -3,7 +3,9 @@
 package installer
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -87,4 +89,62 @@ func TestNewFileRespectsUmask(t *testing.T) {
 	if fi, err := os.Stat(tg.File); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, %v; want 0644 less umask 077: 0600", fi.Mode().Perm(), err)
 	}
+}
+
+// A user who may write another user's file, and its directory, does not
+// take the file over: mcpship refuses, since it cannot keep the owner.
+func TestOtherUsersFileRefused(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to run mcpship as two other users (CI runs as root)")
+	}
+	shared, err := os.MkdirTemp("", "mcpship-owner-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(shared) })
+	bin := filepath.Join(shared, "installer.test")
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, bin, string(self), 0o755)
+	file := filepath.Join(shared, "home", ".cursor", "mcp.json")
+	write(t, file, `{"mcpServers": {}}`, 0o666)
+	for _, d := range []string{shared, filepath.Dir(filepath.Dir(file)), filepath.Dir(file)} {
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chown(file, 4242, 4242); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run=^TestEditAsOtherUser$")
+	cmd.Env = append(os.Environ(), "MCPSHIP_TEST_HOME="+filepath.Join(shared, "home"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 4343, Gid: 4343}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "belongs to user 4242, group 4242, which mcpship running as user 4343 cannot give the new file it writes") {
+		t.Errorf("edit as another user: %s", out)
+	}
+	fi, err := os.Stat(file)
+	if err != nil || fi.Sys().(*syscall.Stat_t).Uid != 4242 || read(t, file) != `{"mcpServers": {}}` {
+		t.Errorf("the file was taken over: %v %v %s", fi.Sys(), err, read(t, file))
+	}
+}
+
+// TestEditAsOtherUser is run by TestOtherUsersFileRefused as another user.
+func TestEditAsOtherUser(t *testing.T) {
+	home := os.Getenv("MCPSHIP_TEST_HOME")
+	if home == "" {
+		t.Skip("run by TestOtherUsersFileRefused")
+	}
+	cl, _ := LookupClient("cursor")
+	tg, err := cl.Target(fakeEnv("linux", home, map[string]string{"HOME": home}), ScopeUser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tg.Add(srv, Options{StateDir: filepath.Join(home, "state")})
+	fmt.Println("error:", err)
 }
