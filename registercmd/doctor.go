@@ -1,6 +1,7 @@
 package registercmd
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -145,31 +146,10 @@ func runDoctor(c *cli.Context, name string) error {
 		}
 	}
 
-	sem := make(chan struct{}, c.Int("parallel"))
-	var wg sync.WaitGroup
-	for _, r := range rows {
-		if r.Status != "" {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			r.health = probe(c.Context, r.Server, env.ProjectDir, timeout)
-			r.Status = "failed"
-			if r.OK {
-				r.Status = "ok"
-			}
-		}()
-	}
-	wg.Wait()
-	for _, r := range rows {
-		r.Server.Env = masked(r.Server.Env) // as list shows them
-	}
-
+	probeAll(c.Context, rows, env.ProjectDir, timeout, c.Int("parallel"))
 	failed, skipped := 0, 0
 	for _, r := range rows {
+		r.Server.Env = masked(r.Server.Env) // as list shows them
 		switch r.Status {
 		case "failed":
 			failed++
@@ -201,6 +181,29 @@ func runDoctor(c *cli.Context, name string) error {
 		return fmt.Errorf("%s could not be read", plural(unreadable, "config file"))
 	}
 	return nil
+}
+
+// probeAll probes the rows not skipped, parallel at a time.
+func probeAll(ctx context.Context, rows []*checked, dir string, timeout time.Duration, parallel int) {
+	sem := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for _, r := range rows {
+		if r.Status != "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r.health = probe(ctx, r.Server, dir, timeout)
+			r.Status = "failed"
+			if r.OK {
+				r.Status = "ok"
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func printDoctor(c *cli.Context, rows []*checked, name string) {
