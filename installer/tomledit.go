@@ -287,19 +287,3 @@ func tomlHeader(line string) ([]string, bool) {
 		return keys, true
 	}
 }
-
-// splitLines splits b after each "\n", keeping the line endings.
-func splitLines(b []byte) []string {
-	s := string(b)
-	var lines []string
-	for len(s) > 0 {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			lines = append(lines, s)
-			break
-		}
-		lines = append(lines, s[:i+1])
-		s = s[i+1:]
-	}
-	return lines
-}
