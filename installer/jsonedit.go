@@ -46,9 +46,10 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 	if isSpace(body) {
 		d.body = []byte("{}" + d.eol)
 	}
-	v, err := hujson.Parse(d.body)
-	if !f.jsonc && (err != nil || !v.IsStandard()) {
-		// Strict JSON: say what is wrong as encoding/json does.
+	if !f.jsonc && !json.Valid(d.body) {
+		// Strict JSON: say what is wrong as encoding/json does. (Its
+		// scanner also refuses nesting deeper than 10,000, before
+		// hujson's recursive parser sees it.)
 		var se *json.SyntaxError
 		if errors.As(json.Unmarshal(d.body, new(json.RawMessage)), &se) {
 			off := int(se.Offset) // just after the offending byte
@@ -58,6 +59,7 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 			return nil, d.errAt(off, "invalid JSON: "+se.Error())
 		}
 	}
+	v, err := hujson.Parse(d.body)
 	if err != nil {
 		fe := &FileError{File: file, Msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "hujson: ")}
 		if n, _ := fmt.Sscanf(err.Error(), "hujson: line %d, column %d:", &fe.Line, &fe.Col); n == 2 {
@@ -169,7 +171,7 @@ func kindName(v hujson.ValueTrimmed) string {
 // jsonPlain returns the value of a JSON node as encoding/json decodes it
 // into an any, except that a number too large for a float64 is ±Inf, not
 // an error.
-func jsonPlain(n *node) any {
+func jsonPlain(n node) any {
 	switch n.kind {
 	case '{':
 		m := make(map[string]any, len(n.keys))
@@ -198,19 +200,22 @@ func jsonPlain(n *node) any {
 	return f
 }
 
-func (d *jsonDoc) tree() (*node, error) { return jsonNode(d.root.Value), nil }
+func (d *jsonDoc) tree() (*node, error) {
+	n := jsonNode(d.root.Value)
+	return &n, nil
+}
 
-func jsonNode(v hujson.ValueTrimmed) *node {
+func jsonNode(v hujson.ValueTrimmed) node {
 	switch v := v.(type) {
 	case *hujson.Object:
-		n := &node{kind: '{', keys: make([]string, len(v.Members)), kids: make([]*node, len(v.Members))}
+		n := node{kind: '{', keys: make([]string, len(v.Members)), kids: make([]node, len(v.Members))}
 		for i := range v.Members {
 			n.keys[i] = litString(v.Members[i].Name.Value.(hujson.Literal))
 			n.kids[i] = jsonNode(v.Members[i].Value.Value)
 		}
 		return n
 	case *hujson.Array:
-		n := &node{kind: '[', kids: make([]*node, len(v.Elements))}
+		n := node{kind: '[', kids: make([]node, len(v.Elements))}
 		for i := range v.Elements {
 			n.kids[i] = jsonNode(v.Elements[i].Value)
 		}
@@ -219,11 +224,11 @@ func jsonNode(v hujson.ValueTrimmed) *node {
 	lit := v.(hujson.Literal)
 	switch lit.Kind() {
 	case '"':
-		return &node{kind: '"', text: litString(lit)}
+		return node{kind: '"', text: litString(lit)}
 	case 'n':
-		return &node{kind: '0'}
+		return node{kind: '0'}
 	}
-	return &node{kind: 'v', text: string(lit)}
+	return node{kind: 'v', text: string(lit)}
 }
 
 func (d *jsonDoc) entries(container []string) ([]entry, error) {

@@ -40,33 +40,36 @@ type tomlDoc struct {
 	m    map[string]any
 }
 
-func (d *tomlDoc) tree() (*node, error) { return tomlNode(d.m), nil }
+func (d *tomlDoc) tree() (*node, error) {
+	n := tomlNode(d.m)
+	return &n, nil
+}
 
-func tomlNode(v any) *node {
+func tomlNode(v any) node {
 	switch v := v.(type) {
 	case map[string]any:
-		n := &node{kind: '{', keys: slices.Sorted(maps.Keys(v))}
-		n.kids = make([]*node, len(n.keys))
+		n := node{kind: '{', keys: slices.Sorted(maps.Keys(v))}
+		n.kids = make([]node, len(n.keys))
 		for i, k := range n.keys {
 			n.kids[i] = tomlNode(v[k])
 		}
 		return n
 	case []map[string]any: // an array of tables
-		n := &node{kind: '[', kids: make([]*node, len(v))}
+		n := node{kind: '[', kids: make([]node, len(v))}
 		for i, x := range v {
 			n.kids[i] = tomlNode(x)
 		}
 		return n
 	case []any:
-		n := &node{kind: '[', kids: make([]*node, len(v))}
+		n := node{kind: '[', kids: make([]node, len(v))}
 		for i, x := range v {
 			n.kids[i] = tomlNode(x)
 		}
 		return n
 	case string:
-		return &node{kind: '"', text: v}
+		return node{kind: '"', text: v}
 	}
-	return &node{kind: 'v', text: fmt.Sprintf("%T %v", v, v)}
+	return node{kind: 'v', text: fmt.Sprintf("%T %v", v, v)}
 }
 
 func (d *tomlDoc) table(container []string) (map[string]any, error) {

@@ -7,7 +7,7 @@ type node struct {
 	kind byte     // '{' object, '[' array, '"' string, '0' null, 'v' any other scalar
 	text string   // a scalar: a string's value, any other's text (with its type, where the format has one)
 	keys []string // an object's member names
-	kids []*node  // an object's member values, an array's elements
+	kids []node   // an object's member values, an array's elements
 }
 
 // get returns the value of the member key of the object n, or nil.
@@ -17,7 +17,7 @@ func (n *node) get(key string) (int, *node) {
 	}
 	for i, k := range n.keys {
 		if k == key {
-			return i, n.kids[i]
+			return i, &n.kids[i]
 		}
 	}
 	return -1, nil
@@ -80,7 +80,7 @@ func (n *node) equal(m *node) bool {
 		}
 	}
 	for i := range n.kids {
-		if !n.kids[i].equal(m.kids[i]) {
+		if !n.kids[i].equal(&m.kids[i]) {
 			return false
 		}
 	}

@@ -82,45 +82,46 @@ type yamlDoc struct {
 }
 
 func (d *yamlDoc) tree() (*node, error) {
-	if d.top == nil {
-		return &node{kind: '{'}, nil
+	n := node{kind: '{'}
+	if d.top != nil {
+		n = yamlNode(d.top)
 	}
-	return yamlNode(d.top), nil
+	return &n, nil
 }
 
 // yamlNode converts n, with its aliases by name rather than expanded.
-func yamlNode(n *yaml.Node) *node {
+func yamlNode(n *yaml.Node) node {
 	switch n.Kind {
 	case yaml.MappingNode:
-		out := &node{kind: '{', keys: make([]string, 0, len(n.Content)/2), kids: make([]*node, 0, len(n.Content)/2)}
+		out := node{kind: '{', keys: make([]string, 0, len(n.Content)/2), kids: make([]node, 0, len(n.Content)/2)}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], yamlNode(n.Content[i+1])
 			key := k.Value
 			if k.Kind != yaml.ScalarNode { // a complex key, rare
-				key, v = "\x00", &node{kind: '[', kids: []*node{yamlNode(k), v}}
+				key, v = "\x00", node{kind: '[', kids: []node{yamlNode(k), v}}
 			}
 			out.keys = append(out.keys, key)
 			out.kids = append(out.kids, v)
 		}
 		return out
 	case yaml.SequenceNode:
-		out := &node{kind: '[', kids: make([]*node, len(n.Content))}
+		out := node{kind: '[', kids: make([]node, len(n.Content))}
 		for i, c := range n.Content {
 			out.kids[i] = yamlNode(c)
 		}
 		return out
 	case yaml.AliasNode:
-		return &node{kind: 'v', text: "*" + n.Value}
+		return node{kind: 'v', text: "*" + n.Value}
 	case yaml.DocumentNode:
 		return yamlNode(n.Content[0])
 	}
 	switch tag := n.ShortTag(); tag {
 	case "!!str":
-		return &node{kind: '"', text: n.Value}
+		return node{kind: '"', text: n.Value}
 	case "!!null":
-		return &node{kind: '0'}
+		return node{kind: '0'}
 	default:
-		return &node{kind: 'v', text: tag + " " + n.Value}
+		return node{kind: 'v', text: tag + " " + n.Value}
 	}
 }
 

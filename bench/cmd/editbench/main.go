@@ -1,8 +1,10 @@
 // Command editbench measures `mcpship init` and `mcpship remove` on large
 // config files of each format against editfloor, the least a safe edit
 // must do (read, back up, write a temp file, fsync, rename, fsync the
-// directory), as whole processes: wall time (median of the rounds) and
-// peak RSS (the largest of the rounds).
+// directory), as whole processes: wall time and CPU time (user + system;
+// medians of the rounds) and peak RSS (the largest of the rounds). On a
+// busy machine wall time stretches for CPU-bound work far more than for
+// the floor's disk waits; the CPU times show the work itself.
 //
 //	go run ./cmd/editbench -bindir DIR [-rounds 5] [-sizes 1,10]
 //
@@ -56,8 +58,8 @@ func main() {
 		}
 		mibs = append(mibs, n)
 	}
-	fmt.Printf("| config | size | floor | init | init/floor | remove | remove/floor | peak RSS init | peak RSS remove |\n")
-	fmt.Printf("|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| config | size | floor | init | init/floor | remove | remove/floor | CPU floor / init / remove | peak RSS init | peak RSS remove |\n")
+	fmt.Printf("|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, c := range configs {
 		if *only != "" && c.client != *only {
 			continue
@@ -68,9 +70,10 @@ func main() {
 				fmt.Fprintf(os.Stderr, "editbench: %s at %d MiB: %v\n", c.client, mib, err)
 				os.Exit(1)
 			}
-			fmt.Printf("| %s | %d MiB | %s | %s | %.1f× | %s | %.1f× | %s (%.1f B/B) | %s (%.1f B/B) |\n",
-				c.label, mib, ms(r.floor), ms(r.init), float64(r.init)/float64(r.floor),
-				ms(r.remove), float64(r.remove)/float64(r.floor),
+			fmt.Printf("| %s | %d MiB | %s | %s | %.1f× | %s | %.1f× | %s / %s / %s | %s (%.1f B/B) | %s (%.1f B/B) |\n",
+				c.label, mib, ms(r.floor.wall), ms(r.init.wall), float64(r.init.wall)/float64(r.floor.wall),
+				ms(r.remove.wall), float64(r.remove.wall)/float64(r.floor.wall),
+				ms(r.floor.cpu), ms(r.init.cpu), ms(r.remove.cpu),
 				mb(r.initRSS), float64(r.initRSS)/float64(r.size), mb(r.removeRSS), float64(r.removeRSS)/float64(r.size))
 		}
 	}
@@ -78,9 +81,12 @@ func main() {
 
 type result struct {
 	size                int
-	floor, init, remove time.Duration
+	floor, init, remove times
 	initRSS, removeRSS  int64
 }
+
+// times are a run's wall and CPU (user + system) time.
+type times struct{ wall, cpu time.Duration }
 
 func measure(bindir string, c config, size, rounds int) (result, error) {
 	root, err := os.MkdirTemp("", "editbench")
@@ -96,7 +102,7 @@ func measure(bindir string, c config, size, rounds int) (result, error) {
 	removeArgs := []string{"remove", "--client", c.client, "--scope", "user"}
 
 	// Where the client's file is: ask a dry run on an empty home.
-	out, _, _, err := run(env, root, mcpship, append(initArgs, "--dry-run", "--json")...)
+	out, _, err := run(env, root, mcpship, append(initArgs, "--dry-run", "--json")...)
 	if err != nil {
 		return result{}, err
 	}
@@ -107,7 +113,7 @@ func measure(bindir string, c config, size, rounds int) (result, error) {
 	file := chs[0].File
 	body := c.gen(size)
 	r := result{size: len(body)}
-	var floors, inits, removes []time.Duration
+	var floors, inits, removes []times
 	for range rounds {
 		if err := os.RemoveAll(filepath.Join(root, "state")); err != nil {
 			return r, err
@@ -118,21 +124,21 @@ func measure(bindir string, c config, size, rounds int) (result, error) {
 		if err := os.WriteFile(file, body, 0o600); err != nil {
 			return r, err
 		}
-		_, d, _, err := run(env, root, filepath.Join(bindir, "editfloor"), file, filepath.Join(root, "floor-backup"))
+		_, u, err := run(env, root, filepath.Join(bindir, "editfloor"), file, filepath.Join(root, "floor-backup"))
 		if err != nil {
 			return r, err
 		}
-		floors = append(floors, d)
-		_, d, rss, err := run(env, root, mcpship, initArgs...)
+		floors = append(floors, u.times)
+		_, u, err = run(env, root, mcpship, initArgs...)
 		if err != nil {
 			return r, err
 		}
-		inits, r.initRSS = append(inits, d), max(r.initRSS, rss)
-		_, d, rss, err = run(env, root, mcpship, removeArgs...)
+		inits, r.initRSS = append(inits, u.times), max(r.initRSS, u.rss)
+		_, u, err = run(env, root, mcpship, removeArgs...)
 		if err != nil {
 			return r, err
 		}
-		removes, r.removeRSS = append(removes, d), max(r.removeRSS, rss)
+		removes, r.removeRSS = append(removes, u.times), max(r.removeRSS, u.rss)
 		got, err := os.ReadFile(file)
 		if err != nil {
 			return r, err
@@ -145,30 +151,39 @@ func measure(bindir string, c config, size, rounds int) (result, error) {
 	return r, nil
 }
 
-// run runs name in dir and returns its standard output, wall time and
-// peak RSS in bytes.
-func run(env []string, dir, name string, args ...string) ([]byte, time.Duration, int64, error) {
+type usage struct {
+	times
+	rss int64 // peak, bytes
+}
+
+// run runs name in dir and returns its standard output and what it used.
+func run(env []string, dir, name string, args ...string) ([]byte, usage, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Env, cmd.Dir = env, dir
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
-	d := time.Since(start)
+	u := usage{times: times{wall: time.Since(start)}}
 	if err != nil {
-		return nil, 0, 0, fmt.Errorf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.String())
+		return nil, u, fmt.Errorf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.String())
 	}
-	var rss int64
+	u.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = int64(ru.Maxrss) << 10 // KiB on Linux
+		u.rss = int64(ru.Maxrss) << 10 // KiB on Linux
 	}
-	return []byte(stdout.String()), d, rss, nil
+	return []byte(stdout.String()), u, nil
 }
 
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
+// median returns the median wall time and the median CPU time.
+func median(ts []times) times {
+	walls, cpus := make([]time.Duration, len(ts)), make([]time.Duration, len(ts))
+	for i, t := range ts {
+		walls[i], cpus[i] = t.wall, t.cpu
+	}
+	slices.Sort(walls)
+	slices.Sort(cpus)
+	return times{walls[len(ts)/2], cpus[len(ts)/2]}
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
