@@ -68,8 +68,14 @@ func tomlNode(v any) node {
 		return n
 	case string:
 		return node{kind: '"', text: v}
+	case int64:
+		return node{kind: 'v', text: strconv.FormatInt(v, 10)}
+	case float64:
+		return node{kind: 'v', text: strconv.FormatFloat(v, 'g', -1, 64) + "f"}
+	case bool:
+		return node{kind: 'v', text: strconv.FormatBool(v)}
 	}
-	return node{kind: 'v', text: fmt.Sprintf("%T %v", v, v)}
+	return node{kind: 'v', text: fmt.Sprintf("%T %v", v, v)} // dates and times
 }
 
 func (d *tomlDoc) table(container []string) (map[string]any, error) {
