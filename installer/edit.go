@@ -206,12 +206,16 @@ func (t *Target) verify(old document, p plan, name string) error {
 		return bad(err)
 	}
 	x, err := lookup(nd, t.Container, name)
+	var got map[string]any
+	if err == nil && x != nil {
+		got, err = x.decode()
+	}
 	switch {
 	case err != nil:
 		return bad(err)
 	case p.entry == nil && x != nil:
 		return bad(fmt.Errorf("the entry %q is still there", name))
-	case p.entry != nil && (x == nil || !sameModel(x.value, p.entry)):
+	case p.entry != nil && (x == nil || !sameModel(got, p.entry)):
 		return bad(fmt.Errorf("the entry %q holds other data than planned", name))
 	}
 	after, err := nd.tree()
@@ -270,7 +274,11 @@ func (t *Target) Add(s Server, o Options) (*Change, error) {
 		e := t.Client.shape(s)
 		p := plan{action: "added", entry: plain(e), command: s.Command, sum: s.sum()}
 		if x != nil {
-			if serverOf(x.name, x.value).same(s) {
+			v, err := x.decode()
+			if err != nil {
+				return plan{}, err
+			}
+			if serverOf(x.name, v).same(s) {
 				return plan{action: "unchanged"}, nil
 			}
 			p.action = "replaced"
@@ -392,7 +400,11 @@ func (t *Target) Servers(stateDir string) (regs []Registration, exists bool, err
 		return nil, true, err
 	}
 	for _, e := range es {
-		s := serverOf(e.name, e.value)
+		v, err := e.decode()
+		if err != nil {
+			return nil, true, err
+		}
+		s := serverOf(e.name, v)
 		reg := Registration{Server: s, Ours: s.IsMcpship()}
 		if r, ok := lastRecord(stateDir, real, t.Container, e.name); ok {
 			reg.Ours = reg.Ours || r.Action == "add" && r.Command == s.Command

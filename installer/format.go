@@ -54,10 +54,11 @@ type undo struct {
 	empty   string
 }
 
-// An entry is one server entry as found in a file.
+// An entry is one server entry as found in a file. Its value is decoded
+// only when asked for: an edit needs one entry of what may be thousands.
 type entry struct {
-	name  string
-	value map[string]any
+	name   string
+	decode func() (map[string]any, error)
 }
 
 // eolOf returns the line ending used in b.

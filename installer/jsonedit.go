@@ -247,11 +247,12 @@ func (d *jsonDoc) entries(container []string) ([]entry, error) {
 			return nil, d.errAt(m.Name.StartOffset, fmt.Sprintf("server %q appears twice (also on line %d)", name, l1))
 		}
 		seen[name] = i
-		mv, ok := jsonPlain(jsonNode(m.Value.Value)).(map[string]any)
-		if !ok {
+		if m.Value.Value.Kind() != '{' {
 			return nil, d.errAt(m.Value.StartOffset, fmt.Sprintf("server %q is %s, not an object", name, kindName(m.Value.Value)))
 		}
-		out = append(out, entry{name: name, value: mv})
+		out = append(out, entry{name: name, decode: func() (map[string]any, error) {
+			return jsonPlain(jsonNode(m.Value.Value)).(map[string]any), nil
+		}})
 	}
 	return out, nil
 }

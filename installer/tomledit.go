@@ -120,7 +120,7 @@ func (d *tomlDoc) entries(container []string) ([]entry, error) {
 		if !ok {
 			return nil, &FileError{File: d.file, Msg: fmt.Sprintf("server %q is a %T, not a table", name, t[name])}
 		}
-		out = append(out, entry{name: name, value: v})
+		out = append(out, entry{name: name, decode: func() (map[string]any, error) { return v, nil }})
 	}
 	return out, nil
 }

@@ -277,11 +277,14 @@ func (d *yamlDoc) entries(container []string) ([]entry, error) {
 	}
 	out := make([]entry, len(b.names))
 	for i, n := range b.nodes {
-		var m map[string]any
-		if err := n.Decode(&m); err != nil {
-			return nil, &FileError{File: d.file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf("server %q: %v", b.names[i], err)}
-		}
-		out[i] = entry{name: b.names[i], value: m}
+		name := b.names[i]
+		out[i] = entry{name: name, decode: func() (map[string]any, error) {
+			var m map[string]any
+			if err := n.Decode(&m); err != nil {
+				return nil, &FileError{File: d.file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf("server %q: %v", name, err)}
+			}
+			return m, nil
+		}}
 	}
 	return out, nil
 }
