@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os/exec"
 	"reflect"
 	"strings"
 	"sync"
@@ -337,37 +338,30 @@ func TestRootActionAndExclude(t *testing.T) {
 	}
 }
 
-func TestCommandsInit(t *testing.T) {
-	names := func(cmds []*cli.Command) []string {
-		var out []string
-		for _, c := range cmds {
-			out = append(out, c.Name)
-		}
-		return out
+func TestCommands(t *testing.T) {
+	cmds := Commands(newTestApp, testOptions)
+	if len(cmds) != 1 || cmds[0].Name != "mcp" {
+		t.Errorf("Commands: %v, want just mcp", cmds)
 	}
-	hasFlag := func(c *cli.Command, name string) bool {
-		for _, f := range c.Flags {
-			if f.Names()[0] == name {
-				return true
+}
+
+// TestDeps checks that an app that serves its commands, without the
+// commands that register it, does not link the config editors: package
+// cliadapter does not depend on installer or its parsers.
+func TestDeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		for _, bad := range []string{"/installer", "/registercmd", "go-toml", "yaml", "hujson"} {
+			if strings.Contains(pkg, bad) {
+				t.Errorf("cliadapter depends on %s", pkg)
 			}
 		}
-		return false
-	}
-	if got := names(Commands(newTestApp, testOptions)); !reflect.DeepEqual(got, []string{"mcp"}) {
-		t.Errorf("without Init: %v, want [mcp]", got)
-	}
-	opts := testOptions
-	opts.Init = true
-	cmds := Commands(newTestApp, opts)
-	if got := names(cmds); !reflect.DeepEqual(got, []string{"mcp", "init", "remove", "doctor"}) {
-		t.Fatalf("with Init: %v, want [mcp init remove doctor]", got)
-	}
-	if !hasFlag(cmds[1], "allow-write") {
-		t.Error("init has no --allow-write though wipe is a write-side tool")
-	}
-	opts.Tools = []Tool{{Command: "show"}}
-	if hasFlag(Commands(newTestApp, opts)[1], "allow-write") {
-		t.Error("init has --allow-write though no tool is write-side")
 	}
 }
 

@@ -10,27 +10,28 @@
 // (package-level) Destination variables, or whose actions share other
 // global state, must set Options.Serial, which runs one call at a time.
 //
-// A host app gets its own "mcp" subcommand, and with Options.Init the
-// "init", "remove" and "doctor" subcommands that register it with AI
-// assistants (see package registercmd), in one call:
+// A host app gets its own "mcp" subcommand from [Commands], and from
+// package registercmd the "init", "remove" and "doctor" subcommands that
+// register it with AI assistants:
 //
 //	func newApp() *cli.App {
 //		app := &cli.App{Name: "rigor", Commands: []*cli.Command{checkCmd(), baselineCmd()}}
 //		app.Commands = append(app.Commands, cliadapter.Commands(newApp, cliadapter.Options{
 //			Prefix: "rigor_",
 //			Tools:  []cliadapter.Tool{{Command: "check", Args: "paths", OKExitCodes: []int{0, 1}}},
-//			Init:   true,
 //		})...)
+//		app.Commands = append(app.Commands, registercmd.Commands(registercmd.Program{Args: []string{"mcp"}})...)
 //		return app
 //	}
 //
 // "rigor init" then registers the absolute path of the running binary with
 // the argument "mcp", under the name "rigor", for Claude Code in the
-// project (--client, --all, --scope and --name choose otherwise; when some
-// tools are Write, --allow-write registers "mcp --allow-write"), and
-// "rigor doctor" starts it as the assistant would and lists its tools. An
-// app that has commands of those names already, or wants other names, can
-// build them with registercmd.Init, Remove and Doctor itself.
+// project (--client, --all, --scope and --name choose otherwise), and
+// "rigor doctor" starts it as the assistant would and lists its tools.
+// The registration commands live apart so that an app without them does
+// not link the config editors. An app that has commands of those names
+// already, or wants other names, can build them with registercmd.Init,
+// Remove and Doctor itself.
 //
 // Commands are opt-in: only those listed in Options.Tools are served, and
 // those marked Write only when the server runs with --allow-write.

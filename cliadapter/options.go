@@ -24,11 +24,12 @@ type Options struct {
 	// MaxOutputBytes caps what is kept of each call's output and of its
 	// error output. Default 1 MiB.
 	MaxOutputBytes int
-	// Init makes Commands add "init", "remove" and "doctor" next to
-	// "mcp": they register the app's "mcp" command with AI assistants
-	// under the app's name, take it out again, and check that it answers.
-	// See package registercmd.
-	Init bool
+	// RedirectStdout makes the "mcp" command point the variable os.Stdout
+	// at os.Stderr while it serves, for apps whose commands print to
+	// os.Stdout rather than to their App's Writer: such prints would
+	// otherwise go into the protocol stream. It changes a global of the
+	// process, so it is off unless asked. See [mcp.StdioOptions].
+	RedirectStdout bool
 }
 
 // Tool chooses one command and shapes its tool.

@@ -30,8 +30,22 @@ type Program struct {
 	Flags []cli.Flag
 	// FlagArgs, if set, returns the arguments that follow Args, from
 	// Flags, for the config file d. An error that is a cli.ExitCoder with
-	// code 64 is a usage error.
+	// code 64 is a usage error. Default: each of Flags that is set, passed
+	// on as --NAME (a bool flag that is true) or --NAME=VALUE.
 	FlagArgs func(c *cli.Context, d Dest) ([]string, error)
+}
+
+// Commands returns init, remove and doctor for p: what a program that
+// serves its own commands over MCP (see package cliadapter) adds to
+// itself to register its server, take it out again and check it answers.
+// For a server with --allow-write:
+//
+//	app.Commands = append(app.Commands, registercmd.Commands(registercmd.Program{
+//		Args:  []string{"mcp"},
+//		Flags: []cli.Flag{&cli.BoolFlag{Name: "allow-write", Usage: "register 'mcp --allow-write'"}},
+//	})...)
+func Commands(p Program) []*cli.Command {
+	return []*cli.Command{Init(p), Remove(p), Doctor(&p)}
 }
 
 // A Dest is a config file init registers a program in.
@@ -83,8 +97,8 @@ func runInit(c *cli.Context, p Program) error {
 	warnings := map[*installer.Target][]string{}
 	for _, t := range targets {
 		s := base
-		if c.NArg() == 0 && p.FlagArgs != nil {
-			more, err := p.FlagArgs(c, Dest{Client: t.Client.Name, Scope: string(t.Scope), Project: env.ProjectDir})
+		if c.NArg() == 0 {
+			more, err := p.flagArgs(c, Dest{Client: t.Client.Name, Scope: string(t.Scope), Project: env.ProjectDir})
 			if err != nil {
 				return err
 			}
@@ -228,6 +242,32 @@ func kind(m fs.FileMode) string {
 		return "socket"
 	}
 	return "special file"
+}
+
+// flagArgs returns p.FlagArgs, or by default each of p.Flags that is set.
+func (p Program) flagArgs(c *cli.Context, d Dest) ([]string, error) {
+	if p.FlagArgs != nil {
+		return p.FlagArgs(c, d)
+	}
+	var args []string
+	for _, f := range p.Flags {
+		name := f.Names()[0]
+		switch {
+		case !c.IsSet(name):
+		case isBool(f):
+			if c.Bool(name) {
+				args = append(args, "--"+name)
+			}
+		default:
+			args = append(args, fmt.Sprintf("--%s=%v", name, c.Value(name)))
+		}
+	}
+	return args, nil
+}
+
+func isBool(f cli.Flag) bool {
+	_, ok := f.(*cli.BoolFlag)
+	return ok
 }
 
 // notWithCommand is a usage error when a flag for the program is given

@@ -100,3 +100,42 @@ func TestHostInit(t *testing.T) {
 		t.Errorf("doctor: %v\n%s", err, out)
 	}
 }
+
+// TestCommandsPassFlags checks Commands and that, without FlagArgs, the
+// program's flags that are set are passed on to the registered command.
+func TestCommandsPassFlags(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	p := Program{Args: []string{"mcp"}, Flags: []cli.Flag{
+		&cli.BoolFlag{Name: "allow-write"},
+		&cli.BoolFlag{Name: "quiet"},
+		&cli.StringFlag{Name: "profile", Value: "dev"},
+	}}
+	cmds := Commands(p)
+	var names []string
+	for _, c := range cmds {
+		names = append(names, c.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"init", "remove", "doctor"}) {
+		t.Fatalf("Commands: %v, want [init remove doctor]", names)
+	}
+	var out bytes.Buffer
+	app := &cli.App{Name: "demo", Writer: &out, ErrWriter: &out, ExitErrHandler: func(*cli.Context, error) {}, Commands: cmds}
+	if err := app.Run([]string{"demo", "init", "--project", proj, "--allow-write", "--quiet=false", "--profile", "prod"}); err != nil {
+		t.Fatalf("init: %v\n%s", err, out.String())
+	}
+	var file struct {
+		McpServers map[string]installer.Server `json:"mcpServers"`
+	}
+	b, err := os.ReadFile(filepath.Join(proj, ".mcp.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &file); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := file.McpServers["demo"].Args, []string{"mcp", "--allow-write", "--profile=prod"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("registered args %q, want %q", got, want)
+	}
+}

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -86,27 +83,15 @@ func serve(c *cli.Context) error {
 		return err
 	}
 
-	// A client that goes away makes writes fail with EPIPE; without this,
-	// the runtime would kill the process with SIGPIPE on stdout.
-	signal.Ignore(syscall.SIGPIPE)
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	logger.Info("serving", "transport", "stdio", "tools", len(srv.Tools()), "version", info.Version)
-	if c.App.Writer == os.Stdout {
-		// Standard output belongs to the protocol: a stray print anywhere
-		// in the process goes to standard error instead.
-		os.Stdout = os.Stderr
-		defer func() { os.Stdout = c.App.Writer.(*os.File) }()
-	}
-	err := srv.Serve(ctx, c.App.Reader, c.App.Writer)
+	// Standard output belongs to the protocol: mcpship is a program, so
+	// a stray print anywhere in the process goes to standard error.
+	err := srv.ServeStdio(c.Context, &mcp.StdioOptions{Stdin: c.App.Reader, Stdout: c.App.Writer, RedirectStdout: true})
 	for _, m := range ms {
 		m.Wait() // cancelled calls stop their process groups first
 	}
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
-	}
-	if ctx.Err() != nil {
-		logger.Info("stopped by signal")
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/cliadapter"
+	"github.com/mcpship/mcpship/registercmd"
 )
 
 func main() {
@@ -53,9 +54,14 @@ var tools = cliadapter.Options{
 		{Command: "find", Args: "files", OKExitCodes: []int{0, 1}},
 		{Command: "touch", Args: "files", Write: true},
 	},
-	// "goapp init" registers "goapp mcp" with AI assistants, "goapp
-	// remove" takes it out again and "goapp doctor" checks it answers.
-	Init: true,
+}
+
+// server is what "goapp init" registers with AI assistants: "goapp mcp",
+// and "goapp mcp --allow-write" with --allow-write. "goapp remove" takes
+// it out again and "goapp doctor" checks it answers.
+var server = registercmd.Program{
+	Args:  []string{"mcp"},
+	Flags: []cli.Flag{&cli.BoolFlag{Name: "allow-write", Usage: "register 'mcp --allow-write', which also serves the commands that change things"}},
 }
 
 // newApp builds the app; cliadapter calls it afresh for every tool call.
@@ -103,6 +109,7 @@ func newApp() *cli.App {
 		},
 	}
 	app.Commands = append(app.Commands, cliadapter.Commands(newApp, tools)...)
+	app.Commands = append(app.Commands, registercmd.Commands(server)...)
 	return app
 }
 
