@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // realPath returns the file that p names, as the kernel finds it: the
@@ -79,7 +78,9 @@ func evalDir(dir string) (string, error) {
 // splitLast splits p before its last element without cleaning it, since
 // cleaning "link/.." is not what the kernel does.
 func splitLast(p string) (dir, base string) {
-	p = strings.TrimRight(p, `/`+string(filepath.Separator))
+	for len(p) > 0 && os.IsPathSeparator(p[len(p)-1]) {
+		p = p[:len(p)-1]
+	}
 	vol := filepath.VolumeName(p)
 	i := len(p) - 1
 	for i >= len(vol) && !os.IsPathSeparator(p[i]) {
