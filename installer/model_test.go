@@ -119,20 +119,3 @@ func applySet(m any, container []string, name string, e any, drop int, list bool
 	}
 	return root, nil
 }
-
-// pruneEmpty returns m without the container if the container is an
-// empty object.
-func pruneEmpty(m any, container []string) any {
-	m, err := canonical(m)
-	if err != nil {
-		return m
-	}
-	p, _ := m.(map[string]any)
-	for _, k := range container[:len(container)-1] {
-		p, _ = p[k].(map[string]any)
-	}
-	if c, ok := p[container[len(container)-1]].(map[string]any); ok && len(c) == 0 {
-		delete(p, container[len(container)-1])
-	}
-	return m
-}
