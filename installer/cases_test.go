@@ -105,9 +105,16 @@ func loadEditCases(t testing.TB) []editCase {
 	return cases
 }
 
+// isList says whether f's containers hold a list of entries with a "name"
+// (Continue) rather than an object keyed by name.
+func isList(f format) bool {
+	y, ok := f.(yamlFormat)
+	return ok && y.seq
+}
+
 // entryFor is testEntry as a server named name, for the format f.
 func entryFor(f format, name string) []field {
-	if f.list() {
+	if isList(f) {
 		return append([]field{{"name", name}}, testEntry[1:]...)
 	}
 	return testEntry
@@ -203,7 +210,7 @@ func roundTrip(t *testing.T, f format, in string, container []string, name strin
 	if err != nil {
 		t.Fatalf("%s: output does not parse: %v\n%s", f.name(), err, o)
 	}
-	want, err := applySet(before, container, name, plain(e), 0, f.list())
+	want, err := applySet(before, container, name, plain(e), 0, isList(f))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,9 +6,6 @@ type format interface {
 	parse(file string, body []byte) (document, error)
 	// name is "JSON", "JSONC", "TOML" or "YAML".
 	name() string
-	// list says whether containers hold a list of entries with a "name"
-	// (Continue) rather than an object keyed by name.
-	list() bool
 }
 
 // A document is a parsed config file that can be edited by splicing its

@@ -21,8 +21,6 @@ import (
 // changes.
 type jsonFormat struct{ jsonc bool }
 
-func (f jsonFormat) list() bool { return false }
-
 func (f jsonFormat) name() string {
 	if f.jsonc {
 		return "JSONC"

@@ -17,7 +17,6 @@ import (
 // in proportion to the file (go-toml's checks for duplicate keys do not).
 type tomlFormat struct{}
 
-func (tomlFormat) list() bool   { return false }
 func (tomlFormat) name() string { return "TOML" }
 
 func (tomlFormat) parse(file string, body []byte) (document, error) {

@@ -20,7 +20,6 @@ import (
 // extensions).
 type yamlFormat struct{ seq bool }
 
-func (f yamlFormat) list() bool { return f.seq }
 func (yamlFormat) name() string { return "YAML" }
 
 // parse decodes body into yaml.Node, never into maps: go-yaml compares
