@@ -20,13 +20,13 @@ import (
 // closed, or [Client.Close] was called. Test for it with [errors.Is].
 var ErrConnectionClosed = errors.New("mcp: connection closed")
 
-// ClientOptions tune a Client. The zero value of each field picks the
+// ClientOptions tune a [Client]. The zero value of each field picks the
 // default documented on it.
 type ClientOptions struct {
 	// Info names the client in initialize. Default "mcpship-client".
 	Info Implementation
 	// MaxMessageBytes is the longest message read. Default
-	// DefaultMaxMessageBytes.
+	// [DefaultMaxMessageBytes].
 	MaxMessageBytes int
 	// OnNotification, when set, receives every notification the server
 	// sends, on the client's reading goroutine.
@@ -35,14 +35,15 @@ type ClientOptions struct {
 	// line that is not a JSON-RPC message, as strict clients do; otherwise
 	// such lines are skipped.
 	Strict bool
-	// TerminateTimeout is how long Close waits for a started command to
-	// exit after closing its input, and again after SIGTERM, before
-	// killing it. Default 2s.
+	// TerminateTimeout is how long [Client.Close] waits for a started
+	// command to exit after closing its input, and again after SIGTERM,
+	// before killing it. Default 2s.
 	TerminateTimeout time.Duration
 }
 
-// Client talks to one MCP server over a pair of streams, or to a server
-// command it started (StartCommand). Its methods are safe for concurrent use.
+// Client talks to one MCP server over a pair of streams ([NewClient]), or
+// to a server command it started ([StartCommand]). Its methods are safe for
+// concurrent use.
 type Client struct {
 	opts   ClientOptions
 	out    *lineWriter
@@ -61,7 +62,8 @@ type Client struct {
 }
 
 // NewClient returns a client that writes requests to w and reads the
-// server's messages from r. It closes w on Close when w is an io.Closer.
+// server's messages from r. It closes w on [Client.Close] when w is an
+// [io.Closer].
 func NewClient(r io.Reader, w io.Writer, opts *ClientOptions) *Client {
 	c := &Client{out: &lineWriter{w: w}, pending: map[int64]chan *message{}, done: make(chan struct{})}
 	if opts != nil {
@@ -86,7 +88,7 @@ func NewClient(r io.Reader, w io.Writer, opts *ClientOptions) *Client {
 // StartCommand starts cmd as an MCP server over its standard input and
 // output and returns a client connected to it. Unless cmd.Stderr is set,
 // the last few kilobytes the server writes to standard error are kept for
-// Stderr. Close stops the command.
+// [Client.Stderr]. [Client.Close] stops the command.
 func StartCommand(cmd *exec.Cmd, opts *ClientOptions) (*Client, error) {
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -176,8 +178,9 @@ func (c *Client) readLoop(r io.Reader) {
 }
 
 // Call sends a request and decodes its result into result (which may be
-// nil). A JSON-RPC error comes back as *Error. When ctx ends first, Call
-// sends notifications/cancelled for the request and returns ctx.Err().
+// nil). A JSON-RPC error comes back as an [*Error]; a connection that has
+// ended, as [ErrConnectionClosed]. When ctx ends first, Call sends
+// notifications/cancelled for the request and returns ctx.Err().
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
 	id := c.nextID.Add(1)
 	ch := make(chan *message, 1)
@@ -244,8 +247,9 @@ func closedError(err error) error {
 	return err
 }
 
-// Initialize performs the handshake at protocol revision version (the
-// latest legacy revision when empty) and sends notifications/initialized.
+// Initialize performs the handshake at protocol revision version
+// ([LatestLegacyVersion] when empty), naming the client as
+// [ClientOptions.Info], and sends notifications/initialized.
 func (c *Client) Initialize(ctx context.Context, version string) (*InitializeResult, error) {
 	if version == "" {
 		version = LatestLegacyVersion
@@ -304,7 +308,8 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments any) (*Cal
 
 // Close closes the server's input. For a started command it then waits
 // for the command to exit, sending SIGTERM and then SIGKILL when it takes
-// longer than TerminateTimeout, as the stdio transport's shutdown asks.
+// longer than [ClientOptions.TerminateTimeout], as the stdio transport's
+// shutdown asks.
 // It returns the command's exit error, if any.
 func (c *Client) Close() error {
 	var err error

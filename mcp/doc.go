@@ -4,26 +4,45 @@
 // It uses only the standard library. Messages are JSON-RPC 2.0 objects, one
 // per line (newline-delimited JSON), as the MCP stdio transport specifies.
 //
-// A program serves its own tools in a few lines:
+// # Serving tools
 //
+// A [Server] holds tools; [Server.Serve] runs one session over a pair of
+// streams. [AddTool] registers a tool whose input and output schemas come
+// from Go types, and whose handler, a [ToolHandlerFor], gets the arguments
+// decoded:
+//
+//	type greetIn struct {
+//		Name string `json:"name" jsonschema:"who to greet"`
+//	}
 //	s := mcp.NewServer(mcp.Implementation{Name: "greeter", Version: "1.0.0"}, nil)
-//	s.AddTool(mcp.Tool{
-//		Name:        "greet",
-//		Description: "Say hello",
-//		InputSchema: mcp.ObjectSchema(map[string]any{
-//			"name": map[string]any{"type": "string"},
-//		}, "name"),
-//	}, func(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
-//		var in struct{ Name string }
-//		if err := req.Bind(&in); err != nil {
-//			return nil, err
-//		}
-//		return mcp.TextResult("Hello, " + in.Name), nil
-//	})
-//	err := s.Serve(ctx, os.Stdin, os.Stdout)
+//	err := mcp.AddTool(s, mcp.Tool{Name: "greet", Description: "Say hello"},
+//		func(ctx context.Context, req *mcp.CallRequest, in greetIn) (*mcp.CallToolResult, any, error) {
+//			return mcp.TextResult("Hello, " + in.Name), nil, nil
+//		})
+//	...
+//	err = s.Serve(ctx, os.Stdin, os.Stdout)
+//
+// [Server.AddTool] takes a hand-written JSON Schema ([ObjectSchema] builds
+// a simple one) and a [ToolHandler], which reads the arguments with
+// [CallRequest.Bind]. Either way the server checks each call's arguments
+// against the schema and fills in the defaults it gives before the handler
+// runs; a handler reports progress with [CallRequest.Progress] and log
+// messages with [CallRequest.Log]. What a handler's error becomes is told
+// at [ToolHandler].
+//
+// # Calling tools
+//
+// A [Client] talks to a server over a pair of streams ([NewClient]) or to
+// a server command it starts ([StartCommand]): [Client.Initialize], then
+// [Client.ListTools] and [Client.CallTool]. A JSON-RPC error reply comes
+// back as an [*Error]; a connection that has ended, as
+// [ErrConnectionClosed].
+//
+// # Protocol revisions
 //
 // The server speaks the legacy handshake revisions 2024-11-05, 2025-03-26,
 // 2025-06-18 and 2025-11-25, and the stateless revision 2026-07-28
 // (server/discover and per-request _meta), choosing per request as a
-// dual-era server does.
+// dual-era server does. The design, and what its performance rests on, is
+// described in docs/design.md.
 package mcp

@@ -2,8 +2,9 @@ package mcp
 
 import "slices"
 
-// LogLevel is the severity of a log message sent to the client, as in
-// syslog (RFC 5424): "debug" is the lowest, "emergency" the highest.
+// LogLevel is the severity of a log message sent to the client with
+// [CallRequest.Log], as in syslog (RFC 5424): "debug" is the lowest,
+// "emergency" the highest.
 type LogLevel string
 
 // The log levels, lowest first.

@@ -153,7 +153,8 @@ type ToolsCapability struct {
 	ListChanged bool `json:"listChanged,omitempty"`
 }
 
-// InitializeResult is the server's answer to initialize.
+// InitializeResult is the server's answer to initialize, as
+// [Client.Initialize] returns it.
 type InitializeResult struct {
 	ProtocolVersion string             `json:"protocolVersion"`
 	Capabilities    ServerCapabilities `json:"capabilities"`

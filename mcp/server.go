@@ -13,21 +13,22 @@ import (
 )
 
 // Implementation names a program that speaks MCP: serverInfo in the
-// initialize result, clientInfo in the request.
+// initialize result ([NewServer]), clientInfo in the request
+// ([ClientOptions.Info]).
 type Implementation struct {
 	Name    string `json:"name"`
 	Title   string `json:"title,omitempty"`
 	Version string `json:"version"`
 }
 
-// ServerOptions tune a Server. The zero value of each field picks the
+// ServerOptions tune a [Server]. The zero value of each field picks the
 // default documented on it.
 type ServerOptions struct {
 	// Instructions tell the client how to use the server's tools; sent in
 	// the initialize and server/discover results when not empty.
 	Instructions string
 	// MaxMessageBytes is the longest message read; a longer one is
-	// answered with an error and skipped. Default DefaultMaxMessageBytes.
+	// answered with an error and skipped. Default [DefaultMaxMessageBytes].
 	MaxMessageBytes int
 	// MaxConcurrentCalls bounds how many tool calls run at once; more wait
 	// their turn without blocking the reading of further messages.
@@ -50,8 +51,9 @@ type ServerOptions struct {
 	Logger *slog.Logger
 }
 
-// Server is an MCP server of tools. Register tools with AddTool, then call
-// Serve once per connection. A Server is safe for concurrent use.
+// Server is an MCP server of tools. Register tools with [AddTool] or
+// [Server.AddTool], then call [Server.Serve] once per connection. A Server
+// is safe for concurrent use.
 type Server struct {
 	info Implementation
 	opts ServerOptions
@@ -95,7 +97,9 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 	return s
 }
 
-// AddTool registers a tool. It fails when the name is not valid (see
+// AddTool registers a tool with a hand-written input schema; [AddTool]
+// derives the schemas from Go types instead. It fails when the name is not
+// valid (see
 // [ValidToolName]) or taken, or the input schema is not a JSON Schema of an
 // object, or gives a property a default that the property's own schema
 // refuses. Tools are listed in the order they were added.
@@ -226,8 +230,9 @@ func (s *Server) listPage(cursor string) (json.RawMessage, string, error) {
 }
 
 // Serve runs one MCP session over r and w until r ends or ctx is done, then
-// lets running calls finish (bounded by DrainTimeout, or ShutdownTimeout
-// when ctx was cancelled), writes their replies and returns. It returns nil
+// lets running calls finish (bounded by [ServerOptions.DrainTimeout], or
+// [ServerOptions.ShutdownTimeout] when ctx was cancelled), writes their
+// replies and returns. It returns nil
 // at the end of input or cancellation, and an error when writing fails or
 // reading fails other than by reaching the end.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {

@@ -14,11 +14,14 @@ type Tool struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	// InputSchema is a JSON Schema for the arguments. It must describe an
-	// object; AddTool adds an empty "properties" when it has none. Calls
+	// object; [Server.AddTool] adds an empty "properties" when it has
+	// none, and [AddTool] derives the whole schema when it is empty. Calls
 	// are checked against it, and a top-level property's "default" is
 	// added to the arguments of a call that leaves the property out.
 	InputSchema json.RawMessage `json:"inputSchema"`
-	// OutputSchema, when set, describes the result's StructuredContent.
+	// OutputSchema, when set, describes the result's
+	// [CallToolResult.StructuredContent], which every result must then
+	// carry.
 	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
 	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
 	Meta         map[string]any   `json:"_meta,omitempty"`
@@ -34,7 +37,7 @@ type ToolAnnotations struct {
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
-// Bool returns a pointer to b, for the hints of ToolAnnotations.
+// Bool returns a pointer to b, for the hints of [ToolAnnotations].
 func Bool(b bool) *bool { return &b }
 
 // Content is one block of a tool result: text, an image or audio clip, a
@@ -46,7 +49,7 @@ type Content struct {
 	MimeType string `json:"mimeType,omitempty"` // for "image", "audio" and "resource_link"
 
 	// For "resource_link" (revision 2025-06-18 and later; check
-	// CallRequest.ProtocolVersion before sending one to an older client):
+	// [CallRequest.ProtocolVersion] before sending one to an older client):
 	// a resource the client can fetch, with a name for display.
 	URI         string `json:"uri,omitempty"`
 	Name        string `json:"name,omitempty"`
@@ -66,7 +69,8 @@ type ResourceContents struct {
 	Blob     string `json:"blob,omitempty"` // base64, a binary resource
 }
 
-// CallToolResult is the result of tools/call.
+// CallToolResult is the result of tools/call: what a [ToolHandler]
+// returns, and what [Client.CallTool] receives.
 type CallToolResult struct {
 	Content []Content `json:"content"`
 	// StructuredContent is the result as JSON, for tools with an
@@ -84,14 +88,16 @@ func TextResult(text string) *CallToolResult {
 	return &CallToolResult{Content: []Content{{Type: "text", Text: text}}}
 }
 
-// ErrorResult returns a result with IsError set, holding one text block.
+// ErrorResult returns a result with IsError set, holding one text block
+// made as [fmt.Sprintf] does.
 func ErrorResult(format string, args ...any) *CallToolResult {
 	r := TextResult(fmt.Sprintf(format, args...))
 	r.IsError = true
 	return r
 }
 
-// StructuredResult returns a result carrying v as StructuredContent, with
+// StructuredResult returns a result carrying v as
+// [CallToolResult.StructuredContent], with
 // summary as its text block (the JSON of v when summary is empty).
 func StructuredResult(v any, summary string) *CallToolResult {
 	r := &CallToolResult{StructuredContent: v}
@@ -112,10 +118,8 @@ func StructuredResult(v any, summary string) *CallToolResult {
 // [CodeInternalError]; the session goes on.
 type ToolHandler func(ctx context.Context, req *CallRequest) (*CallToolResult, error)
 
-// ValidToolName reports whether name is accepted by AddTool: it matches
-// ^[a-zA-Z0-9_-]{1,64}$. (A loop, not a regexp: compiling that regexp at
-// start-up took about 0.2 ms and 860 allocations, a tenth of the time to
-// the first reply.)
+// ValidToolName reports whether name is accepted by [Server.AddTool]: it
+// matches ^[a-zA-Z0-9_-]{1,64}$.
 func ValidToolName(name string) bool {
 	if len(name) == 0 || len(name) > 64 {
 		return false
@@ -132,7 +136,8 @@ func ValidToolName(name string) bool {
 
 // ObjectSchema returns a JSON Schema for an object with the given
 // properties (each a JSON Schema, such as map[string]any{"type": "string"})
-// and required property names. It panics if properties cannot be encoded.
+// and required property names, for [Tool.InputSchema] or
+// [Tool.OutputSchema]. It panics if properties cannot be encoded.
 func ObjectSchema(properties map[string]any, required ...string) json.RawMessage {
 	if properties == nil {
 		properties = map[string]any{}
