@@ -148,3 +148,32 @@ func TestEditAsOtherUser(t *testing.T) {
 	_, err = tg.Add(srv, Options{StateDir: filepath.Join(home, "state")})
 	fmt.Println("error:", err)
 }
+
+// A backup whose write fails (here at a file size limit, as at a full
+// disk) leaves nothing: restore never finds a torn backup.
+func TestFailedBackupLeavesNothing(t *testing.T) {
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "backups", fileKey("/x/a.json")), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	lim := old
+	lim.Cur = 4096
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		t.Skip(err)
+	}
+	_, err := backup(dir, "/x/a.json", make([]byte, 64<<10), testNow)
+	syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old)
+	if err == nil {
+		t.Fatal("a backup over the file size limit succeeded")
+	}
+	des, _ := os.ReadDir(filepath.Join(dir, "backups", fileKey("/x/a.json")))
+	for _, de := range des {
+		if de.Name() != "PATH" {
+			t.Errorf("left %s after a failed backup", de.Name())
+		}
+	}
+}

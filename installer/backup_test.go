@@ -1,7 +1,6 @@
 package installer
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,28 +51,6 @@ func TestRestoreRefusesForeignAndBrokenBackups(t *testing.T) {
 	o.Force = true
 	if _, err := tg.Restore(other, o); err != nil || read(t, tg.File) != "box\n" {
 		t.Errorf("forced restore: %v, %q", err, read(t, tg.File))
-	}
-}
-
-// A backup is written through a temporary file: none is left, and a
-// failed one leaves nothing behind.
-func TestBackupIsWholeOrAbsent(t *testing.T) {
-	dir := t.TempDir()
-	p, err := backup(dir, "/x/a.json", []byte("data"), testNow)
-	if err != nil || read(t, p) != "data" {
-		t.Fatalf("backup: %v", err)
-	}
-	// The name is taken by a directory: the rename fails.
-	q := filepath.Join(filepath.Dir(p), backupPrefix("/x/a.json")+testNow.Add(1).UTC().Format(backupTimeFormat))
-	write(t, filepath.Join(q, "f"), "", 0o600)
-	if _, err := backup(dir, "/x/a.json", []byte("data"), testNow.Add(1)); err == nil {
-		t.Error("backup over a directory succeeded")
-	}
-	des, _ := os.ReadDir(filepath.Dir(p))
-	for _, de := range des {
-		if strings.HasSuffix(de.Name(), ".tmp") {
-			t.Errorf("temporary file left: %s", de.Name())
-		}
 	}
 }
 
