@@ -2,6 +2,7 @@ package installer
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -13,10 +14,10 @@ import (
 	"strings"
 )
 
-// MaxFileSize is the largest config file mcpship reads, 64 MiB; a bigger
-// one is refused. The largest real configs (Claude Code's ~/.claude.json,
-// which keeps history) are a few megabytes.
-const MaxFileSize = 64 << 20
+// maxFileSize is the largest config file mcpship reads, 64 MiB, as
+// docs/register.md says; a bigger one is refused. The largest real configs
+// (Claude Code's ~/.claude.json, which keeps history) are a few megabytes.
+const maxFileSize = 64 << 20
 
 // errChanged reports a file that changed while mcpship read or edited it.
 // Edits that meet it start again (see retry).
@@ -35,7 +36,7 @@ type snapshot struct {
 // readConfig reads the regular file at path, which need not exist, and
 // which the user calls name (path is name with links resolved). It refuses
 // anything else (a FIFO is opened without blocking, so it does not wait
-// for a writer) and files over MaxFileSize, and returns errChanged if the
+// for a writer) and files over maxFileSize, and returns errChanged if the
 // file changed size or time while it was read.
 func readConfig(name, path string) (*snapshot, error) {
 	s := &snapshot{path: path}
@@ -54,11 +55,11 @@ func readConfig(name, path string) (*snapshot, error) {
 	if err := regular(name, path, fi); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxFileSize {
+	if len(data) > maxFileSize {
 		return nil, errChanged // it grew while it was read
 	}
 	after, err := f.Stat()
@@ -73,7 +74,7 @@ func readConfig(name, path string) (*snapshot, error) {
 }
 
 // regular refuses a file that is not a regular file, or is larger than
-// MaxFileSize.
+// maxFileSize.
 func regular(name, path string, fi fs.FileInfo) error {
 	if name != path {
 		name += " links to " + path + ", which"
@@ -92,8 +93,8 @@ func regular(name, path string, fi fs.FileInfo) error {
 		}
 		return fmt.Errorf("%s is %s, not a config file; nothing was read or written: replace it with a regular file", name, what)
 	}
-	if fi.Size() > MaxFileSize {
-		return fmt.Errorf("%s is %d MiB, over the %d MiB mcpship reads; nothing was read or written: is it really the client's config file?", name, fi.Size()>>20, MaxFileSize>>20)
+	if fi.Size() > maxFileSize {
+		return fmt.Errorf("%s is %d MiB, over the %d MiB mcpship reads; nothing was read or written: is it really the client's config file?", name, fi.Size()>>20, maxFileSize>>20)
 	}
 	return nil
 }
@@ -112,16 +113,9 @@ func (s *snapshot) unchanged() error {
 		return errChanged
 	}
 	if same, err := holds(s.path, s.data); err != nil || !same {
-		return cmpOr(err, errChanged)
+		return cmp.Or(err, errChanged)
 	}
 	return nil
-}
-
-func cmpOr(err, or error) error {
-	if err != nil {
-		return err
-	}
-	return or
 }
 
 // replace puts data in place of the snapshot's file: it writes a

@@ -13,7 +13,7 @@ import (
 )
 
 // Anything but a regular file is refused without blocking or reading it
-// whole, through a link too, and so is a file over MaxFileSize.
+// whole, through a link too, and so is a file over maxFileSize.
 func TestNotRegularOrTooBigRefused(t *testing.T) {
 	cases := map[string]func(t *testing.T, path string){
 		"named pipe": func(t *testing.T, path string) {
@@ -29,7 +29,7 @@ func TestNotRegularOrTooBigRefused(t *testing.T) {
 		},
 		"over the 64 MiB": func(t *testing.T, path string) {
 			write(t, path, "", 0o600)
-			if err := os.Truncate(path, MaxFileSize+1); err != nil {
+			if err := os.Truncate(path, maxFileSize+1); err != nil {
 				t.Fatal(err)
 			}
 		},
