@@ -63,7 +63,7 @@ func (r *CallRequest) Progress(progress, total float64, message string) {
 	if message != "" {
 		p["message"] = message
 	}
-	r.ss.write(&notification{JSONRPC: "2.0", Method: "notifications/progress", Params: p})
+	r.ss.send(&notification{JSONRPC: "2.0", Method: "notifications/progress", Params: p})
 }
 
 // Log sends a log message to the client as notifications/message when the
@@ -79,7 +79,7 @@ func (r *CallRequest) Log(level LogLevel, data any) {
 	if r.done {
 		return
 	}
-	r.ss.write(&notification{JSONRPC: "2.0", Method: "notifications/message",
+	r.ss.send(&notification{JSONRPC: "2.0", Method: "notifications/message",
 		Params: map[string]any{"level": level, "logger": r.Name, "data": data}})
 }
 
@@ -96,17 +96,14 @@ type callParams struct {
 	Meta      *requestMeta    `json:"_meta"`
 }
 
-// callTool starts a tools/call; meta is nil for a legacy request. The call
-// is queued for a worker, so the reader goes on at once.
+// callTool starts a tools/call; meta is nil for a legacy request.
 func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
 	var p callParams
 	if len(params) == 0 {
 		ss.reply(id, nil, errorf(CodeInvalidParams, `invalid params: tools/call needs params with the tool's "name"`))
 		return
 	}
-	if quickCallParams(params, &p) {
-		// The common shape, read without reflection.
-	} else if err := json.Unmarshal(params, &p); err != nil {
+	if err := json.Unmarshal(params, &p); err != nil {
 		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %v", err))
 		return
 	}
@@ -137,23 +134,62 @@ func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
 		req.progressToken = nil
 	}
 	ctx, cancel := context.WithCancel(ss.ctx)
-	ss.mu.Lock()
-	if ss.stopped.Load() {
-		ss.mu.Unlock()
-		cancel()
-		ss.reply(id, nil, errorf(CodeInternalError, "the server is shutting down; tool %s was not run", p.Name))
-		return
-	}
-	ss.inflight[id.raw] = &inflight{cancel: cancel}
-	ss.calls.Add(1) // under mu, so never concurrent with stop's Wait
-	ss.mu.Unlock()
-	ss.dispatch(&pendingCall{ctx: ctx, rt: rt, req: req, modern: meta != nil})
+	ss.start(&call{rt: rt, req: req, modern: meta != nil, batch: ss.batch, ctx: ctx, cancel: cancel})
 }
 
-// runCall runs a queued call on a worker and answers it.
-func (ss *session) runCall(c *pendingCall) {
+// start runs a call on the reading goroutine once the message is
+// dispatched (see session.read), or on a new one, or queues it when
+// MaxConcurrentCalls run.
+func (ss *session) start(c *call) {
+	ss.mu.Lock()
+	if ss.stopping {
+		ss.mu.Unlock()
+		c.cancel()
+		ss.reply(c.req.id, nil, errorf(CodeInternalError, "the server is shutting down; tool %s was not run", c.req.Name))
+		return
+	}
+	if c.batch != nil {
+		c.slot = c.batch.reserve()
+	}
+	ss.inflight[c.req.id.key()] = c
+	ss.calls.Add(1) // under mu, so never concurrent with stop's Wait
+	run := ss.running < ss.srv.opts.MaxConcurrentCalls
+	if run {
+		ss.running++
+	} else {
+		ss.waiting = append(ss.waiting, c)
+	}
+	ss.mu.Unlock()
+	switch {
+	case run && ss.next == nil:
+		ss.next = c
+	case run:
+		go ss.run(c) // another call of the same batch
+	}
+}
+
+// run runs a call, then the calls waiting for a free goroutine, until none
+// waits.
+func (ss *session) run(c *call) {
+	for c != nil {
+		ss.runCall(c)
+		ss.mu.Lock()
+		c = nil
+		if len(ss.waiting) > 0 {
+			c = ss.waiting[0]
+			ss.waiting[0] = nil
+			ss.waiting = ss.waiting[1:]
+		} else {
+			ss.running--
+		}
+		ss.mu.Unlock()
+	}
+}
+
+// runCall runs a call and answers it.
+func (ss *session) runCall(c *call) {
 	defer ss.calls.Done()
-	ctx, rt, req, modern := c.ctx, c.rt, c.req, c.modern
+	ctx, rt, req := c.ctx, c.rt, c.req
 	var res *CallToolResult
 	var rpcErr *Error
 	if msg := rt.checkArguments(req); msg != "" {
@@ -165,30 +201,50 @@ func (ss *session) runCall(c *pendingCall) {
 	}
 	req.finish()
 	ss.mu.Lock()
-	f := ss.inflight[req.id.raw]
-	delete(ss.inflight, req.id.raw)
+	delete(ss.inflight, req.id.key())
+	cancelled := c.cancelled
 	ss.mu.Unlock()
-	f.cancel()
-	if f.cancelled {
-		return // the client cancelled: nothing more may be sent for this id
+	c.cancel()
+	if cancelled {
+		res, rpcErr = nil, nil // nothing more may be sent for this id
 	}
-	if rpcErr != nil {
-		ss.reply(req.id, nil, rpcErr)
-		return
-	}
-	if modern {
+	ss.answer(c, res, rpcErr)
+}
+
+// answer sends a call's result or error, into its batch if it has one.
+// With neither, the call sends nothing but still ends its part of a batch.
+func (ss *session) answer(c *call, res *CallToolResult, rpcErr *Error) {
+	var r *response
+	switch {
+	case rpcErr != nil:
+		r = newResponse(c.req.id, nil, rpcErr)
+	case res == nil:
+	case c.modern:
 		meta := ss.resultMeta()
 		for k, v := range res.Meta {
 			meta[k] = v
 		}
-		ss.reply(req.id, &struct {
+		r = newResponse(c.req.id, &struct {
 			ResultType string `json:"resultType"`
 			*CallToolResult
 			Meta map[string]any `json:"_meta,omitempty"`
 		}{"complete", res, meta}, nil)
+	default:
+		r = newResponse(c.req.id, res, nil)
+	}
+	if c.batch == nil {
+		if r != nil {
+			ss.send(r)
+		}
 		return
 	}
-	ss.reply(req.id, res, nil)
+	var enc []byte
+	if r != nil {
+		enc = ss.encode(r)
+	}
+	if replies := c.batch.done(c.slot, enc); replies != nil {
+		ss.send(replies)
+	}
 }
 
 // checkArguments normalises req.Arguments and validates them against the
@@ -255,4 +311,20 @@ func hasText(cs []Content) bool {
 		}
 	}
 	return false
+}
+
+// decodeArguments decodes a tool call's arguments into the tree a
+// json.Decoder with UseNumber builds: map[string]any, []any, string,
+// json.Number, bool and nil.
+func decodeArguments(b []byte) (any, error) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if rest := bytes.TrimLeft(b[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return nil, fmt.Errorf("invalid character %q after the top-level value", rest[0])
+	}
+	return v, nil
 }

@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+	"testing/synctest"
+	"unicode/utf8"
 )
 
 // FuzzServe feeds arbitrary input to a session and checks the invariants
 // that hold whatever a client sends: the server does not crash, every line
-// it writes is one JSON-RPC 2.0 object, and no id is answered more often
+// it writes is valid UTF-8 and one JSON-RPC 2.0 object (or, in a session of
+// revision 2025-03-26, an array of them), and no id is answered more often
 // than requests with it were sent.
 // The seed corpus is every client line of the golden transcripts.
 func FuzzServe(f *testing.F) {
@@ -31,20 +33,22 @@ func FuzzServe(f *testing.F) {
 		}
 		f.Add(strings.Join(session, "\n"))
 	}
+	f.Add("{\"jsonrpc\":\"2.0\",\"id\":\"u4\xff\",\"method\":\"ping\"}\n")
 	f.Fuzz(func(t *testing.T, input string) {
-		// A short drain keeps inputs that leave a call waiting fast.
-		srv := newTestServer(t, &ServerOptions{MaxMessageBytes: 4096, DrainTimeout: 20 * time.Millisecond})
 		var out syncBuffer
-		if err := srv.Serve(context.Background(), strings.NewReader(input), &out); err != nil {
-			t.Fatalf("Serve: %v", err)
-		}
+		// In a bubble, the drain of a call left waiting takes no time.
+		synctest.Test(t, func(t *testing.T) {
+			srv := newTestServer(t, &ServerOptions{MaxMessageBytes: 4096})
+			if err := srv.Serve(context.Background(), strings.NewReader(input), &out); err != nil {
+				t.Fatalf("Serve: %v", err)
+			}
+		})
 		sent := map[string]int{}
 		for _, line := range strings.Split(input, "\n") {
-			var m struct {
-				ID json.RawMessage `json:"id"`
-			}
-			if json.Unmarshal([]byte(strings.TrimPrefix(strings.TrimSpace(line), "\uFEFF")), &m) == nil && m.ID != nil {
-				sent[string(m.ID)]++
+			for _, m := range messages([]byte(strings.TrimPrefix(strings.TrimSpace(line), "\uFEFF"))) {
+				if m.ID != nil {
+					sent[ID{raw: string(m.ID)}.key()]++
+				}
 			}
 		}
 		answered := map[string]int{}
@@ -52,21 +56,52 @@ func FuzzServe(f *testing.F) {
 			if line == "" {
 				continue
 			}
-			var m struct {
-				JSONRPC string          `json:"jsonrpc"`
-				ID      json.RawMessage `json:"id"`
-				Method  string          `json:"method"`
+			if !utf8.ValidString(line) || !json.Valid([]byte(line)) {
+				t.Fatalf("server wrote a line that is not UTF-8 JSON: %q", line)
 			}
-			if err := json.Unmarshal([]byte(line), &m); err != nil || m.JSONRPC != "2.0" {
-				t.Fatalf("server wrote a line that is not a JSON-RPC message: %q (%v)", line, err)
+			ms := messages([]byte(line))
+			if len(ms) == 0 {
+				t.Fatalf("server wrote a line that is not a JSON-RPC message: %q", line)
 			}
-			if m.Method != "" || string(m.ID) == "null" {
-				continue
-			}
-			answered[string(m.ID)]++
-			if answered[string(m.ID)] > sent[string(m.ID)] {
-				t.Fatalf("id %s answered %d times, sent %d times", m.ID, answered[string(m.ID)], sent[string(m.ID)])
+			for _, m := range ms {
+				if string(m.JSONRPC) != `"2.0"` {
+					t.Fatalf("server wrote a line that is not a JSON-RPC message: %q", line)
+				}
+				if m.Method != nil || string(m.ID) == "null" {
+					continue
+				}
+				k := ID{raw: string(m.ID)}.key()
+				answered[k]++
+				if answered[k] > sent[k] {
+					t.Fatalf("id %s answered %d times, sent %d times", m.ID, answered[k], sent[k])
+				}
 			}
 		}
 	})
+}
+
+// wireMessage is a message with every member kept as it was written.
+type wireMessage struct {
+	JSONRPC, ID, Method json.RawMessage
+}
+
+// messages decodes a line as a message or a batch of them; it returns
+// nothing for anything else.
+func messages(line []byte) []wireMessage {
+	var m wireMessage
+	if json.Unmarshal(line, &m) == nil {
+		return []wireMessage{m}
+	}
+	var batch []json.RawMessage
+	if json.Unmarshal(line, &batch) != nil {
+		return nil
+	}
+	var ms []wireMessage
+	for _, e := range batch {
+		m := wireMessage{}
+		if json.Unmarshal(e, &m) == nil {
+			ms = append(ms, m)
+		}
+	}
+	return ms
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // JSON-RPC 2.0 and MCP error codes.
@@ -67,6 +68,25 @@ func (id ID) MarshalJSON() ([]byte, error) {
 func (id *ID) UnmarshalJSON(b []byte) error {
 	id.raw = string(b)
 	return nil
+}
+
+// key returns the id's JSON value as a map key, so that ids are compared
+// by value, not spelling: "\u0078" and "x" are the same id, as are -0 and
+// 0, while the string "1" and the integer 1 stay different. Ids with a
+// fraction or an exponent (1.0, 1e0) are not legal (see validID), so no
+// two spellings of a number need comparing beyond the sign of zero.
+func (id ID) key() string {
+	if strings.HasPrefix(id.raw, `"`) {
+		var s string
+		if json.Unmarshal([]byte(id.raw), &s) != nil {
+			return "?" + id.raw
+		}
+		return "s" + s
+	}
+	if id.raw == "-0" {
+		return "n0"
+	}
+	return "n" + id.raw
 }
 
 // validID reports whether raw JSON is a legal request id: a string or an

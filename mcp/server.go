@@ -32,10 +32,7 @@ type ServerOptions struct {
 	MaxMessageBytes int
 	// MaxConcurrentCalls bounds how many tool calls run at once; more wait
 	// their turn without blocking the reading of further messages.
-	// Default 16. (A call that arrives when no other call runs or waits
-	// and no other message is waiting runs on the goroutine that reads,
-	// which saves a hand-off; if it is still running after half a
-	// millisecond, another goroutine goes on reading.)
+	// Default 16.
 	MaxConcurrentCalls int
 	// PageSize is the number of tools per tools/list page. Default 0: all
 	// tools on one page, which every client handles.
@@ -236,19 +233,5 @@ func (s *Server) listPage(cursor string) (json.RawMessage, string, error) {
 // at the end of input or cancellation, and an error when writing fails or
 // reading fails other than by reaching the end.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	ss := newSession(s, w)
-	go ss.readFrom(newLineReader(r, s.opts.MaxMessageBytes))
-	var err error
-	timeout := s.opts.DrainTimeout
-	select {
-	case err = <-ss.readErr:
-	case <-ctx.Done():
-		timeout = s.opts.ShutdownTimeout
-	case <-ss.broken:
-	}
-	ss.stop(timeout)
-	if werr := ss.out.failed(); werr != nil && err == nil {
-		err = fmt.Errorf("mcp: writing to the client: %w", werr)
-	}
-	return err
+	return newSession(s, w).serve(ctx, r)
 }

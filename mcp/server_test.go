@@ -104,32 +104,6 @@ func TestLastLineWithoutNewline(t *testing.T) {
 	}
 }
 
-func TestShutdownBoundsTheWaitForCalls(t *testing.T) {
-	srv := newTestServer(t, &ServerOptions{ShutdownTimeout: 100 * time.Millisecond})
-	inR, inW := io.Pipe()
-	defer inW.Close()
-	var out syncBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx, inR, &out) }()
-	io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`+"\n")
-	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait"}}`+"\n")
-	waitFor(t, func() bool { return strings.Contains(out.String(), `"id":0`) })
-	start := time.Now()
-	cancel()
-	select {
-	case err := <-served:
-		if err != nil {
-			t.Errorf("Serve after cancel: %v, want nil", err)
-		}
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("Serve took %v to stop; the bound is 100ms", d)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve did not return after its context was cancelled")
-	}
-}
-
 func TestWriteFailureEndsTheSession(t *testing.T) {
 	srv := newTestServer(t, nil)
 	inR, inW := io.Pipe()
@@ -269,71 +243,5 @@ func TestAddToolRejects(t *testing.T) {
 	}
 	if err := s.AddTool(Tool{Name: "ok_name-1"}, h); err == nil {
 		t.Error("a second tool with the same name was accepted")
-	}
-}
-
-// TestSlowCallOnTheReaderHandsOffReading checks that a call made when
-// nothing else runs, which runs on the reading goroutine, does not hold up
-// the messages after it: once it has run for a while, another goroutine
-// reads them, answers a ping, and cancels a call.
-func TestSlowCallOnTheReaderHandsOffReading(t *testing.T) {
-	srv := newTestServer(t, nil)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(context.Background(), inR, outW); outW.Close() }()
-	lines := make(chan string, 16)
-	go func() {
-		sc := bufio.NewScanner(outR)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	send := func(s string) {
-		t.Helper()
-		if _, err := io.WriteString(inW, s+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	next := func() string {
-		t.Helper()
-		select {
-		case l := <-lines:
-			return l
-		case <-time.After(5 * time.Second):
-			t.Fatal("no reply within 5s")
-			return ""
-		}
-	}
-	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
-	next()
-	send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":300}}}`)
-	time.Sleep(20 * time.Millisecond)
-	send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
-	if l := next(); !strings.Contains(l, `"id":2,`) {
-		t.Fatalf("first reply %s, want the ping's while the call sleeps", l)
-	}
-	if l := next(); !strings.Contains(l, `"id":1,`) || !strings.Contains(l, "slept") {
-		t.Fatalf("second reply %s, want the call's", l)
-	}
-	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":10000}}}`)
-	time.Sleep(20 * time.Millisecond)
-	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)
-	send(`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
-	if l := next(); !strings.Contains(l, `"id":4,`) {
-		t.Fatalf("reply %s, want the ping's", l)
-	}
-	inW.Close()
-	select {
-	case err := <-served:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve did not return after the input ended")
-	}
-	for l := range lines {
-		t.Errorf("unexpected line after the cancelled call: %s", l)
 	}
 }

@@ -5,112 +5,109 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
-	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// session is the state of one connection served by Serve.
+// session is the state of one connection served by Serve. One goroutine
+// at a time reads and dispatches messages, answering all but tools/call
+// itself. A tools/call runs on a goroutine of its own, at most
+// MaxConcurrentCalls at once (more wait in a queue); the one that starts
+// it is the goroutine that read it, while a new one goes on reading.
+// Messages are written one at a time (see output). docs/design.md has the
+// reasons.
 type session struct {
-	srv    *Server
-	out    *lineWriter
-	calls  sync.WaitGroup // tool calls queued or running
-	broken chan struct{}  // closed when a write fails
-	once   sync.Once
+	srv *Server
+	out *output
 
-	stopped     atomic.Bool // no more lines are dispatched
+	ctx    context.Context // parent of every call's context
+	cancel context.CancelFunc
+
 	initialized atomic.Bool // initialize has been answered (legacy era)
 	version     atomic.Value
 	logLevel    atomic.Int32 // legacy logging/setLevel; levelOff when unset
 
 	mu       sync.Mutex
-	inflight map[string]*inflight // tools/call by id
-	ctx      context.Context      // parent of every call's context
-	cancel   context.CancelFunc
+	inflight map[string]*call // tools/call not yet answered, by ID.key
+	stopping bool             // no more messages are dispatched
+	calls    sync.WaitGroup   // calls started and not finished
+	running  int              // goroutines running calls, at most MaxConcurrentCalls
+	waiting  []*call          // calls waiting for one of them, first come first served
 
-	// Tool calls wait in queue for one of at most MaxConcurrentCalls
-	// workers. Workers live until the session stops, so a call costs no
-	// new goroutine (nor the growth of a new goroutine's stack), and a
-	// waiting call holds a few hundred bytes, not a goroutine.
-	qmu     sync.Mutex
-	queue   []*pendingCall
-	workers int           // started
-	idle    int           // waiting for work
-	wake    chan struct{} // a call was queued; buffered, never blocks
-	quit    chan struct{} // closed by stop: idle workers exit
+	readErr chan error // how reading ended
 
 	// Only the goroutine that reads uses these.
-	handedOff  bool         // it started or woke a worker
-	lr         *lineReader  // the input
-	inlineNext *pendingCall // a call to run inline after handle returns
-
-	// The hand-off of reading when a call runs inline for too long: one
-	// timer for the session, reset for each inline call.
-	takeover *time.Timer
-	fired    sync.WaitGroup // the timer is set and takeOver has not returned
-	tmu      sync.Mutex
-	callDone bool // the inline call has returned; under tmu
-	moved    bool // takeOver started another reader; under tmu
-
-	inline  bool       // a call runs inline on the reader; under qmu
-	readErr chan error // how reading ended
+	batch *batch // the batch being dispatched
+	next  *call  // a call to run once the message is dispatched
 }
 
-// pendingCall is a checked tools/call waiting for a worker.
-type pendingCall struct {
-	ctx    context.Context
-	rt     *registeredTool
-	req    *CallRequest
-	modern bool
-}
-
-// inflight is a tool call that has not been answered.
-type inflight struct {
+// call is a tools/call that has not been answered.
+type call struct {
+	rt        *registeredTool
+	req       *CallRequest
+	modern    bool
+	batch     *batch // the batch it came in, if any
+	slot      int    // the place of its reply in batch
+	ctx       context.Context
 	cancel    context.CancelFunc
-	cancelled bool // the client cancelled it: send nothing more for it
+	cancelled bool // the client cancelled it: send nothing more; under session.mu
 }
 
 func newSession(s *Server, w io.Writer) *session {
 	ss := &session{
 		srv:      s,
-		out:      &lineWriter{w: w},
-		wake:     make(chan struct{}, s.opts.MaxConcurrentCalls),
-		quit:     make(chan struct{}),
+		out:      newOutput(w),
+		inflight: map[string]*call{},
 		readErr:  make(chan error, 1),
-		broken:   make(chan struct{}),
-		inflight: map[string]*inflight{},
 	}
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
 	ss.logLevel.Store(levelOff)
 	return ss
 }
 
-// readFrom reads and dispatches messages until the input ends, then
-// reports how it ended on readErr. When a call it runs inline outlasts
-// inlineFor, another goroutine takes over the reading and this one stops.
-func (ss *session) readFrom(lr *lineReader) {
-	if err := ss.read(lr); err != errTakenOver {
-		ss.readErr <- err
+// serve reads and dispatches messages from r until r ends or ctx is done,
+// then stops the session.
+func (ss *session) serve(ctx context.Context, r io.Reader) error {
+	go ss.read(newLineReader(r, ss.srv.opts.MaxMessageBytes))
+	var err error
+	timeout := ss.srv.opts.DrainTimeout
+	select {
+	case err = <-ss.readErr:
+	case <-ctx.Done():
+		timeout = ss.srv.opts.ShutdownTimeout
+	case <-ss.out.broken:
 	}
+	if werr := ss.stop(timeout); werr != nil && err == nil {
+		err = werr
+	}
+	return err
 }
 
-var errTakenOver = errors.New("mcp: another goroutine reads now")
-
-func (ss *session) read(lr *lineReader) error {
-	ss.lr = lr
+// read reads and dispatches messages until the input ends (reported on
+// readErr) or the session stops. When it starts a tools/call, a new
+// goroutine goes on reading and this one runs the call: one goroutine
+// reads at a time, and each call runs on the goroutine that read it.
+func (ss *session) read(lr *lineReader) {
 	for {
 		line, tooLong, err := lr.next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				return nil
+				err = nil
 			}
-			return err
+			ss.readErr <- err
+			return
 		}
-		if ss.stopped.Load() {
-			return nil
+		ss.mu.Lock()
+		stopping := ss.stopping
+		ss.mu.Unlock()
+		if stopping {
+			ss.readErr <- nil
+			return
 		}
 		if tooLong {
 			ss.srv.log.Warn("message over the size limit skipped", "limit", ss.srv.opts.MaxMessageBytes)
@@ -119,210 +116,190 @@ func (ss *session) read(lr *lineReader) error {
 			continue
 		}
 		ss.handle(line)
-		if c := ss.inlineNext; c != nil {
-			ss.inlineNext = nil
-			if !ss.runInline(lr, c) {
-				return errTakenOver
-			}
-			continue
-		}
-		if ss.handedOff && lr.r.Buffered() == 0 {
-			// The next read blocks in the kernel, holding this thread,
-			// so the worker just woken would wait for another thread to
-			// wake and take it over. Yield, so that it runs here first.
-			ss.handedOff = false
-			runtime.Gosched()
+		if c := ss.next; c != nil {
+			ss.next = nil
+			go ss.read(lr)
+			ss.run(c)
+			return
 		}
 	}
 }
 
-// inlineFor is how long a call run by the reader may take before another
-// goroutine takes over the reading.
-const inlineFor = 500 * time.Microsecond
-
-// runInline runs a call on the reading goroutine, as a server without
-// concurrency would, which saves handing it to a worker and back. If the
-// call is still running after inlineFor, a new goroutine goes on reading
-// and runInline returns false: this goroutine must not read any more.
-func (ss *session) runInline(lr *lineReader, c *pendingCall) (reading bool) {
-	ss.tmu.Lock() // everything this goroutine did happens before the takeover
-	ss.callDone, ss.moved = false, false
-	ss.tmu.Unlock()
-	ss.fired.Add(1)
-	if ss.takeover == nil {
-		ss.takeover = time.AfterFunc(inlineFor, ss.takeOver)
-	} else {
-		ss.takeover.Reset(inlineFor)
-	}
-	ss.runCall(c)
-	ss.tmu.Lock()
-	ss.callDone = true
-	ss.tmu.Unlock()
-	if ss.takeover.Stop() {
-		ss.fired.Done()
-	} else {
-		ss.fired.Wait() // the timer fired: let takeOver finish first
-	}
-	ss.tmu.Lock()
-	reading = !ss.moved
-	ss.tmu.Unlock()
-	ss.qmu.Lock()
-	ss.inline = false
-	ss.qmu.Unlock()
-	ss.ensureWorker()
-	return reading
-}
-
-// takeOver runs when a call has run inline for inlineFor: unless the call
-// has just ended, a new goroutine goes on reading.
-func (ss *session) takeOver() {
-	defer ss.fired.Done()
-	ss.tmu.Lock()
-	defer ss.tmu.Unlock()
-	if !ss.callDone {
-		ss.moved = true
-		go ss.readFrom(ss.lr)
-	}
-}
-
-// stop ends the session: no more messages are read, running calls get
-// timeout to finish and answer, then the rest are cancelled and nothing
-// more is written.
-func (ss *session) stop(timeout time.Duration) {
+// stop ends the session: no more messages are dispatched, running calls
+// get timeout to finish and answer, then the rest are cancelled and nothing
+// more is queued. What is queued is written within the same timeout; a
+// writer still blocked then (a client that stopped reading) is abandoned.
+func (ss *session) stop(timeout time.Duration) error {
 	ss.mu.Lock()
-	ss.stopped.Store(true)
+	ss.stopping = true
 	ss.mu.Unlock()
-	done := make(chan struct{})
-	go func() { ss.calls.Wait(); close(done) }()
-	t := time.NewTimer(timeout)
-	defer t.Stop()
+	bound, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	finished := make(chan struct{})
+	go func() { ss.calls.Wait(); close(finished) }()
 	select {
-	case <-done:
-	case <-t.C:
+	case <-finished:
+	case <-bound.Done():
 		ss.srv.log.Warn("calls still running at shutdown were cancelled", "waited", timeout)
-	case <-ss.broken:
+	case <-ss.out.broken:
 	}
 	ss.cancel()
-	ss.out.close()
-	close(ss.quit)
+	if err := ss.out.close(bound.Done()); err != nil {
+		return fmt.Errorf("mcp: writing to the client: %w", err)
+	}
+	return nil
 }
 
-// dispatch runs a call inline on the reader when nothing else is running,
-// no call waits and no more input is buffered (a client making one call
-// at a time); otherwise it queues the call for a worker.
-func (ss *session) dispatch(c *pendingCall) {
-	ss.qmu.Lock()
-	if !ss.inline && len(ss.queue) == 0 && ss.idle == ss.workers && ss.lr.r.Buffered() == 0 {
-		ss.inline = true
-		ss.qmu.Unlock()
-		ss.inlineNext = c
+// send writes a message from a call; post, from the reader (see output).
+// A message that cannot be encoded is logged.
+func (ss *session) send(v any) { ss.logEncoding(ss.out.send(v)) }
+func (ss *session) post(v any) { ss.logEncoding(ss.out.post(v)) }
+
+func (ss *session) logEncoding(err error) {
+	if err != nil {
+		ss.srv.log.Error("cannot encode a message; it was not sent", "err", err)
+	}
+}
+
+// reply answers a request read by the reader: into the batch being
+// dispatched, if any, else on its own line.
+func (ss *session) reply(id ID, result any, e *Error) {
+	if ss.batch == nil {
+		ss.post(newResponse(id, result, e))
 		return
 	}
-	ss.qmu.Unlock()
-	ss.enqueue(c)
+	ss.batch.add(ss.encode(newResponse(id, result, e)))
 }
 
-// enqueue queues a call and makes sure a worker will take it: an idle
-// one, a new one while fewer than MaxConcurrentCalls run, or else the
-// next busy one to finish.
-func (ss *session) enqueue(c *pendingCall) {
-	ss.qmu.Lock()
-	ss.queue = append(ss.queue, c)
-	ss.qmu.Unlock()
-	if ss.ensureWorker() {
-		ss.handedOff = true
-	}
-}
-
-// ensureWorker makes sure a worker will take the queued calls, and
-// reports whether it started or woke one.
-func (ss *session) ensureWorker() bool {
-	ss.qmu.Lock()
-	running := ss.workers - ss.idle
-	if ss.inline {
-		running++
-	}
-	spawn := len(ss.queue) > 0 && ss.idle == 0 && running < ss.srv.opts.MaxConcurrentCalls
-	if spawn {
-		ss.workers++
-	}
-	wake := len(ss.queue) > 0 && ss.idle > 0
-	ss.qmu.Unlock()
-	switch {
-	case spawn:
-		go ss.worker()
-	case wake:
-		select {
-		case ss.wake <- struct{}{}:
-		default: // as many wake-ups are pending as there are workers
-		}
-	}
-	return spawn || wake
-}
-
-// worker runs queued calls one after another until the session stops.
-func (ss *session) worker() {
-	ss.qmu.Lock()
-	for {
-		for len(ss.queue) == 0 {
-			ss.idle++
-			ss.qmu.Unlock()
-			select {
-			case <-ss.wake:
-			case <-ss.quit:
-				return
-			}
-			ss.qmu.Lock()
-			ss.idle--
-		}
-		c := ss.queue[0]
-		ss.queue[0] = nil
-		ss.queue = ss.queue[1:]
-		ss.qmu.Unlock()
-		ss.runCall(c)
-		ss.qmu.Lock()
-	}
-}
-
-// write sends one message; a failure ends the session.
-func (ss *session) write(v any) {
-	if err := ss.out.write(v); err != nil && !errors.Is(err, errClosed) {
-		ss.once.Do(func() {
-			ss.srv.log.Error("cannot write to the client; ending the session", "err", err)
-			close(ss.broken)
-		})
-	}
-}
-
-func (ss *session) reply(id ID, result any, e *Error) {
+func newResponse(id ID, result any, e *Error) *response {
 	if id.IsZero() {
 		id = nullID
 	}
-	ss.write(&response{JSONRPC: "2.0", ID: id, Result: result, Error: e})
+	return &response{JSONRPC: "2.0", ID: id, Result: result, Error: e}
 }
 
-// handle dispatches one line.
+// encode encodes a message for a batch; nil if it cannot be encoded.
+func (ss *session) encode(v any) []byte {
+	b, err := encodeLine(v)
+	if err != nil {
+		ss.srv.log.Error("cannot encode a message; it was not sent", "err", err)
+		return nil
+	}
+	return bytes.TrimSuffix(b, []byte("\n"))
+}
+
+// handle dispatches one line: a message, or a batch of them.
 func (ss *session) handle(line []byte) {
 	var m message
-	if quickMessage(line, &m) {
-		// The common shape, read without reflection.
-	} else if err := json.Unmarshal(line, &m); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if !errors.As(err, &typeErr) {
-			ss.reply(nullID, nil, errorf(CodeParseError, "parse error: %v", err))
-			return
-		}
-		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] == '[' {
-			ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported; send one message per line"))
-			return
-		}
-		if typeErr.Field == "" {
-			ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: a message must be a JSON object, not %s", withArticle(typeErr.Value)))
-			return
-		}
-		ss.reply(messageID(line), nil, errorf(CodeInvalidRequest, "invalid request: %q must not be %s", typeErr.Field, withArticle(typeErr.Value)))
+	err := json.Unmarshal(line, &m)
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		ss.dispatch(&m)
+	case !errors.As(err, &typeErr):
+		ss.reply(nullID, nil, errorf(CodeParseError, "parse error: %v", err))
+	case typeErr.Field == "" && typeErr.Value == "array":
+		ss.handleBatch(line)
+	default:
+		ss.refuse(line, typeErr)
+	}
+}
+
+// refuse answers a message that is JSON but does not decode as one.
+func (ss *session) refuse(line []byte, typeErr *json.UnmarshalTypeError) {
+	if typeErr.Field == "" {
+		ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: a message must be a JSON object, not %s", withArticle(typeErr.Value)))
 		return
 	}
+	ss.reply(messageID(line), nil, errorf(CodeInvalidRequest, "invalid request: %q must not be %s", typeErr.Field, withArticle(typeErr.Value)))
+}
+
+// handleBatch dispatches a JSON-RPC batch. Revision 2025-03-26 requires
+// servers to accept them: each element is handled as a message of its own,
+// and the replies (none for notifications) go back as one array once every
+// call in the batch has answered. Other revisions have no batches.
+func (ss *session) handleBatch(line []byte) {
+	if v, _ := ss.version.Load().(string); !ss.initialized.Load() || v != "2025-03-26" {
+		ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported; send one message per line"))
+		return
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(line, &elems); err != nil {
+		ss.reply(nullID, nil, errorf(CodeParseError, "parse error: %v", err))
+		return
+	}
+	if len(elems) == 0 {
+		ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: the batch is empty"))
+		return
+	}
+	b := &batch{open: 1}
+	ss.batch = b
+	for _, e := range elems {
+		var m message
+		err := json.Unmarshal(e, &m)
+		var typeErr *json.UnmarshalTypeError
+		switch {
+		case err == nil:
+			ss.dispatch(&m)
+		case errors.As(err, &typeErr):
+			ss.refuse(e, typeErr) // an array in a batch too: no nesting
+		default:
+			ss.reply(nullID, nil, errorf(CodeParseError, "parse error: %v", err))
+		}
+	}
+	ss.batch = nil
+	if replies := b.done(-1, nil); replies != nil {
+		ss.post(replies)
+	}
+}
+
+// batch gathers the replies to a batch, in the order of its requests.
+// open counts the reader, while it dispatches the batch, and the batch's
+// calls that have not finished.
+type batch struct {
+	mu      sync.Mutex
+	open    int
+	replies []json.RawMessage // nil for a call that sent no reply
+}
+
+// add keeps a reply.
+func (b *batch) add(reply []byte) {
+	b.mu.Lock()
+	b.replies = append(b.replies, reply)
+	b.mu.Unlock()
+}
+
+// reserve keeps the place of the reply of a call that will answer later.
+func (b *batch) reserve() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.open++
+	b.replies = append(b.replies, nil)
+	return len(b.replies) - 1
+}
+
+// done ends a call, with its reply or nil, or the dispatching (slot -1).
+// The last to end gets the replies to send, if there are any.
+func (b *batch) done(slot int, reply []byte) []json.RawMessage {
+	b.mu.Lock()
+	if slot >= 0 {
+		b.replies[slot] = reply
+	}
+	b.open--
+	last := b.open == 0
+	b.mu.Unlock()
+	if !last {
+		return nil
+	}
+	replies := slices.DeleteFunc(b.replies, func(r json.RawMessage) bool { return r == nil })
+	if len(replies) == 0 {
+		return nil
+	}
+	return replies
+}
+
+// dispatch serves one decoded message.
+func (ss *session) dispatch(m *message) {
 	hasID := m.ID != nil
 	var id ID
 	if hasID && validID(m.ID) {
@@ -378,7 +355,7 @@ func withArticle(typ string) string {
 func (ss *session) isInflight(id ID) bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	_, ok := ss.inflight[id.raw]
+	_, ok := ss.inflight[id.key()]
 	return ok
 }
 
@@ -393,7 +370,7 @@ func (ss *session) notification(method string, params json.RawMessage) {
 			return
 		}
 		ss.mu.Lock()
-		if c, ok := ss.inflight[string(p.RequestID)]; ok && !c.cancelled {
+		if c, ok := ss.inflight[ID{raw: string(p.RequestID)}.key()]; ok && !c.cancelled {
 			c.cancelled = true
 			c.cancel()
 		}

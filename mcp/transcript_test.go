@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -51,10 +52,14 @@ func TestTranscripts(t *testing.T) {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
 			t.Parallel()
 			tr := readTranscript(t, file)
-			got := runTranscript(t, tr)
-			if *update {
-				writeTranscript(t, file, got)
-			}
+			// In a bubble, the sleep tool and the drain run on a fake
+			// clock that moves only when every goroutine waits.
+			synctest.Test(t, func(t *testing.T) {
+				got := runTranscript(t, tr)
+				if *update {
+					writeTranscript(t, file, got)
+				}
+			})
 		})
 	}
 }

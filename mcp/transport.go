@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"unicode/utf8"
 )
 
 // DefaultMaxMessageBytes is the largest message, in bytes without its line
@@ -141,107 +142,159 @@ func prefixID(prefix []byte) ID {
 	return ID{}
 }
 
+// encodeLine encodes v as one line of JSON ending in a newline. The text
+// is always valid UTF-8 (RFC 8259 §8.1): encoding/json replaces invalid
+// UTF-8 in the strings it encodes, but passes raw JSON (a request id or a
+// progress token echoed as the client sent it, a [json.RawMessage] in a
+// result) through as it is, so any invalid sequence left is replaced by
+// the escape \ufffd. Such bytes can only be inside strings, since the
+// encoder checked that raw JSON is JSON, so the line stays valid JSON.
+func encodeLine(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil { // Encode ends the line with '\n'
+		return nil, err
+	}
+	b := buf.Bytes()
+	if !utf8.Valid(b) {
+		b = bytes.ToValidUTF8(b, []byte(`\ufffd`))
+	}
+	return b, nil
+}
+
 // lineWriter writes one JSON message per line, each with a single Write, so
-// that messages from concurrent goroutines never interleave.
+// that messages from concurrent goroutines never interleave. The Client
+// writes with it.
 type lineWriter struct {
-	mu     sync.Mutex
-	w      io.Writer
-	err    error // first write error; later writes are dropped
-	closed bool
+	mu  sync.Mutex
+	w   io.Writer
+	err error // first write error; later writes are dropped
 }
-
-// encoder is a buffer and a JSON encoder writing into it, reused across
-// messages.
-type encoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
-}
-
-var encoderPool = sync.Pool{New: func() any {
-	e := new(encoder)
-	e.enc = json.NewEncoder(&e.buf)
-	e.enc.SetEscapeHTML(false)
-	return e
-}}
 
 // write encodes v as one line and writes it. It returns the first error
-// the underlying writer ever returned, or errClosed once closed.
+// the underlying writer ever returned.
 func (lw *lineWriter) write(v any) error {
-	e := encoderPool.Get().(*encoder)
-	defer func() {
-		if e.buf.Cap() <= 64<<10 {
-			encoderPool.Put(e)
-		}
-	}()
-	e.buf.Reset()
-	if err := e.encode(v); err != nil {
+	b, err := encodeLine(v)
+	if err != nil {
 		return err
 	}
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
-	if lw.closed {
-		return errClosed
-	}
 	if lw.err != nil {
 		return lw.err
 	}
-	if _, err := lw.w.Write(e.buf.Bytes()); err != nil {
+	if _, err := lw.w.Write(b); err != nil {
 		lw.err = err
 	}
 	return lw.err
 }
 
-// encode appends v and a newline to the buffer. A response's envelope is
-// written directly, which gives the bytes encoding/json would (the id is
-// compact JSON already) without reflecting over it.
-func (e *encoder) encode(v any) error {
-	r, ok := v.(*response)
-	if !ok || r.JSONRPC != "2.0" {
-		return e.enc.Encode(v) // Encode ends the line with '\n'
-	}
-	e.buf.WriteString(`{"jsonrpc":"2.0","id":`)
-	if r.ID.raw == "" {
-		e.buf.WriteString("null")
-	} else {
-		e.buf.WriteString(r.ID.raw)
-	}
-	if r.Result != nil {
-		e.buf.WriteString(`,"result":`)
-		if err := e.encodeMember(r.Result); err != nil {
-			return err
-		}
-	}
-	if r.Error != nil {
-		e.buf.WriteString(`,"error":`)
-		if err := e.encodeMember(r.Error); err != nil {
-			return err
-		}
-	}
-	e.buf.WriteString("}\n")
-	return nil
+// output is a server session's writer. Messages are queued, and one
+// goroutine at a time writes the queue, with one Write for all that is
+// queued, until the queue is empty. A call writes its own reply when
+// nobody else is writing (send), so a client making one call at a time
+// gets each reply from the call's goroutine, and replies that pile up
+// behind a Write go out together. The reader only queues (post) and leaves
+// the writing to another goroutine, so that a client that stops reading
+// cannot keep it from seeing the end of its input; and closing needs no
+// lock that a blocked Write holds.
+type output struct {
+	w      io.Writer
+	mu     sync.Mutex
+	queue  []byte        // lines not yet written
+	spare  []byte        // the last written buffer, for reuse
+	busy   bool          // a goroutine is writing the queue
+	closed bool          // nothing more is queued
+	err    error         // the first write error
+	idle   chan struct{} // closed when the writer stops, if close waits
+	broken chan struct{} // closed on the first write error
 }
 
-// encodeMember appends v without the newline Encode ends it with.
-func (e *encoder) encodeMember(v any) error {
-	if err := e.enc.Encode(v); err != nil {
+func newOutput(w io.Writer) *output {
+	return &output{w: w, broken: make(chan struct{})}
+}
+
+// send queues a message and, unless another goroutine is writing, writes
+// the queue. A message is dropped once the output is closed or broken.
+func (o *output) send(v any) error { return o.put(v, false) }
+
+// post queues a message and, unless another goroutine is writing, starts
+// one to write the queue.
+func (o *output) post(v any) error { return o.put(v, true) }
+
+// put returns an error only when v cannot be encoded.
+func (o *output) put(v any, async bool) error {
+	b, err := encodeLine(v)
+	if err != nil {
 		return err
 	}
-	e.buf.Truncate(e.buf.Len() - 1)
+	o.mu.Lock()
+	if o.closed || o.err != nil {
+		o.mu.Unlock()
+		return nil
+	}
+	o.queue = append(o.queue, b...)
+	if o.busy {
+		o.mu.Unlock()
+		return nil // the writer takes it on its next turn
+	}
+	o.busy = true
+	o.mu.Unlock()
+	if async {
+		go o.flush()
+	} else {
+		o.flush()
+	}
 	return nil
 }
 
-// close makes every later write a no-op returning errClosed.
-func (lw *lineWriter) close() {
-	lw.mu.Lock()
-	lw.closed = true
-	lw.mu.Unlock()
+// flush writes the queue until it is empty; the caller has set busy.
+func (o *output) flush() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for len(o.queue) > 0 && o.err == nil {
+		buf := o.queue
+		o.queue = o.spare[:0]
+		o.mu.Unlock()
+		_, err := o.w.Write(buf)
+		o.mu.Lock()
+		if cap(buf) <= 64<<10 {
+			o.spare = buf
+		}
+		if err != nil {
+			o.err = err
+			o.queue = nil
+			close(o.broken)
+		}
+	}
+	o.busy = false
+	if o.idle != nil {
+		close(o.idle)
+	}
 }
 
-var errClosed = errors.New("mcp: connection closed")
-
-// failed returns the first error the underlying writer returned, if any.
-func (lw *lineWriter) failed() error {
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	return lw.err
+// close stops all later messages and waits for what is queued to be
+// written, until bound is done. It returns the first write error, or an
+// error when it gave up waiting.
+func (o *output) close(bound <-chan struct{}) error {
+	o.mu.Lock()
+	o.closed = true
+	if !o.busy {
+		defer o.mu.Unlock()
+		return o.err
+	}
+	idle := make(chan struct{})
+	o.idle = idle
+	o.mu.Unlock()
+	select {
+	case <-idle:
+	case <-bound:
+		return errBlocked
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
 }
+
+var errBlocked = errors.New("a write is still blocked: the client is not reading")

@@ -1,0 +1,205 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+	"unicode/utf8"
+)
+
+// pipes serves srv over in-memory pipes until ctx is done or the input is
+// closed. The session's end goes to served.
+type pipes struct {
+	inW    *io.PipeWriter
+	outR   *io.PipeReader
+	served chan error
+}
+
+func servePipes(ctx context.Context, srv *Server) *pipes {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := &pipes{inW: inW, outR: outR, served: make(chan error, 1)}
+	go func() {
+		p.served <- srv.Serve(ctx, inR, outW)
+		outW.Close()
+	}()
+	return p
+}
+
+func (p *pipes) send(t *testing.T, line string) {
+	t.Helper()
+	if _, err := io.WriteString(p.inW, line+"\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const initLine = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+
+func TestShutdownBoundsTheWaitForCalls(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := newTestServer(t, &ServerOptions{ShutdownTimeout: 100 * time.Millisecond})
+		ctx, cancel := context.WithCancel(context.Background())
+		p := servePipes(ctx, srv)
+		r := bufio.NewReader(p.outR)
+		p.send(t, initLine)
+		r.ReadString('\n')
+		p.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait"}}`)
+		synctest.Wait()
+		start := time.Now()
+		cancel()
+		go io.Copy(io.Discard, r)
+		if err := <-p.served; err != nil {
+			t.Errorf("Serve after cancel: %v, want nil", err)
+		}
+		if d := time.Since(start); d != 100*time.Millisecond {
+			t.Errorf("Serve took %v to stop; the bound is 100ms", d)
+		}
+		p.inW.Close()
+	})
+}
+
+// TestSlowCallDoesNotHoldUpReading checks that messages after a call that
+// runs for a long time are read and served meanwhile: a ping is answered
+// and a call is cancelled.
+func TestSlowCallDoesNotHoldUpReading(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := servePipes(context.Background(), newTestServer(t, nil))
+		r := bufio.NewReader(p.outR)
+		next := func() string {
+			t.Helper()
+			l, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l
+		}
+		p.send(t, initLine)
+		next()
+		p.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":300}}}`)
+		synctest.Wait()
+		p.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+		if l := next(); !strings.Contains(l, `"id":2,`) {
+			t.Fatalf("first reply %s, want the ping's while the call sleeps", l)
+		}
+		if l := next(); !strings.Contains(l, `"id":1,`) || !strings.Contains(l, "slept") {
+			t.Fatalf("second reply %s, want the call's", l)
+		}
+		p.send(t, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":10000}}}`)
+		synctest.Wait()
+		p.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)
+		p.send(t, `{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+		if l := next(); !strings.Contains(l, `"id":4,`) {
+			t.Fatalf("reply %s, want the ping's", l)
+		}
+		p.inW.Close()
+		if l, err := r.ReadString('\n'); err != io.EOF {
+			t.Errorf("unexpected line after the cancelled call: %s (%v)", l, err)
+		}
+		if err := <-p.served; err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestClientThatStopsReadingDoesNotBlockShutdown half-writes a 20 MiB
+// result to a client that reads nothing more, then ends the session by
+// cancelling its context (SIGTERM in mcpship serve) or closing its input:
+// Serve must return within ShutdownTimeout or DrainTimeout.
+func TestClientThatStopsReadingDoesNotBlockShutdown(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		bound time.Duration
+	}{{"cancel", 2 * time.Second}, {"eof", 10 * time.Second}} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := newTestServer(t, nil)
+				if err := srv.AddTool(Tool{Name: "big"}, func(context.Context, *CallRequest) (*CallToolResult, error) {
+					return TextResult(strings.Repeat("x", 20<<20)), nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				p := servePipes(ctx, srv)
+				r := bufio.NewReader(p.outR)
+				p.send(t, initLine)
+				r.ReadString('\n')
+				p.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big"}}`)
+				if _, err := r.Read(make([]byte, 4096)); err != nil { // the reply has begun
+					t.Fatal(err)
+				}
+				synctest.Wait() // the writer is blocked: nobody reads
+				start := time.Now()
+				if tc.name == "cancel" {
+					cancel()
+				} else {
+					p.inW.Close()
+				}
+				err := <-p.served
+				if d := time.Since(start); d != tc.bound {
+					t.Errorf("Serve returned after %v; the bound is %v", d, tc.bound)
+				}
+				if err == nil || !strings.Contains(err.Error(), "not reading") {
+					t.Errorf("Serve = %v, want an error saying the client is not reading", err)
+				}
+				p.outR.Close() // unblocks the abandoned write
+				p.inW.Close()
+			})
+		})
+	}
+}
+
+// TestOutputIsValidUTF8 checks that a request id with invalid UTF-8, which
+// is echoed, does not make the reply invalid UTF-8.
+func TestOutputIsValidUTF8(t *testing.T) {
+	input := initLine + "\n" +
+		"{\"jsonrpc\":\"2.0\",\"id\":\"u4\xff\",\"method\":\"ping\"}\n" +
+		"{\"jsonrpc\":\"2.0\",\"id\":\"p\xc3\",\"method\":\"tools/call\",\"params\":{\"name\":\"progress\",\"arguments\":{\"steps\":1},\"_meta\":{\"progressToken\":\"t\xfe\"}}}\n" +
+		"{\"jsonrpc\":\"2.0\",\"id\":{\"\xff\":1},\"method\":\"ping\"}\n"
+	lines := rawSession(t, newTestServer(t, nil), input)
+	want := []string{
+		`{"jsonrpc":"2.0","id":"u4\ufffd","result":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"message":"step","progress":1,"progressToken":"t\ufffd","total":1}}`,
+		`{"jsonrpc":"2.0","id":"p\ufffd","result":{"content":[{"type":"text","text":"done"}]}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: id must be a string or an integer, got {\"\ufffd\":1}"}}`,
+	}
+	if len(lines) != len(want)+1 {
+		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(want)+1, strings.Join(lines, "\n"))
+	}
+	got := lines[1:]
+	for _, l := range got {
+		if !utf8.ValidString(l) || !json.Valid([]byte(l)) {
+			t.Errorf("not valid UTF-8 JSON: %q", l)
+		}
+	}
+	slices.Sort(got) // the call and the ping reply run concurrently
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestIDsCompareByValue(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{`"x"`, `"\u0078"`, true},
+		{`"é"`, `"\u00e9"`, true},
+		{`"\/"`, `"/"`, true},
+		{`0`, `-0`, true},
+		{`1`, `"1"`, false},
+		{`12345678901234567890123`, `12345678901234567890124`, false},
+		{`"a"`, `"A"`, false},
+	} {
+		if got := (ID{raw: tc.a}.key() == ID{raw: tc.b}.key()); got != tc.same {
+			t.Errorf("ids %s and %s: same = %v, want %v", tc.a, tc.b, got, tc.same)
+		}
+	}
+}
