@@ -17,23 +17,24 @@ type typedBase struct {
 
 type typedInput struct {
 	typedBase
-	Name     string            `json:"name" jsonschema:"who to greet"`
-	Times    int               `json:"times,omitempty"`
-	Ratio    float64           `json:"ratio,omitzero"`
-	Count    uint8             `json:"count,omitempty"`
-	Loud     bool              `json:"loud,omitempty"`
-	Tags     []string          `json:"tags,omitempty"`
-	Pair     [2]int            `json:"pair,omitempty"`
-	Labels   map[string]string `json:"labels,omitempty"`
-	Extra    any               `json:"extra,omitempty"`
-	When     time.Time         `json:"when,omitzero"`
-	Raw      json.RawMessage   `json:"raw,omitempty"`
-	Data     []byte            `json:"data,omitempty"`
-	Next     *typedBase        `json:"next,omitempty"`
-	Quoted   int64             `json:"quoted,string,omitempty"`
-	NoTag    string
-	Owner    string `json:"owner2,omitempty"` // hides nothing: the json name differs
-	Skipped  string `json:"-"`
+	Name    string            `json:"name" jsonschema:"who to greet"`
+	Times   int               `json:"times,omitempty"`
+	Ratio   float64           `json:"ratio,omitzero"`
+	Count   uint8             `json:"count,omitempty"`
+	Loud    bool              `json:"loud,omitempty"`
+	Tags    []string          `json:"tags,omitempty"`
+	Pair    [2]int            `json:"pair,omitempty"`
+	Labels  map[string]string `json:"labels,omitempty"`
+	Extra   any               `json:"extra,omitempty"`
+	When    time.Time         `json:"when,omitzero"`
+	Raw     json.RawMessage   `json:"raw,omitempty"`
+	Data    []byte            `json:"data,omitempty"`
+	Next    *typedBase        `json:"next,omitempty"`
+	Quoted  int64             `json:"quoted,string,omitempty"`
+	NoTag   string
+	Owner   string `json:"owner2,omitempty"` // hides nothing: the json name differs
+	Skipped string `json:"-"`
+	//lint:ignore U1000 unexported on purpose: the schema must leave it out
 	internal string
 }
 
