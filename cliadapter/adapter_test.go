@@ -394,3 +394,47 @@ func TestResultPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagFromEnvKeepsItsVariable checks that a flag with an environment
+// variable announces no default, so that the server does not fill one in
+// and the variable still counts when a call leaves the flag out.
+func TestFlagFromEnvKeepsItsVariable(t *testing.T) {
+	t.Setenv("DEMO_ENDPOINT", "https://from.env")
+	newApp := func() *cli.App {
+		return &cli.App{
+			Name: "demo",
+			Commands: []*cli.Command{{
+				Name: "where",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "endpoint", Value: "https://default", EnvVars: []string{"DEMO_ENDPOINT"}},
+					&cli.IntFlag{Name: "retries", Value: 3},
+				},
+				Action: func(c *cli.Context) error {
+					fmt.Fprintf(c.App.Writer, "%s %d", c.String("endpoint"), c.Int("retries"))
+					return nil
+				},
+			}},
+		}
+	}
+	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "where"}}})
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Properties map[string]map[string]any `json:"properties"`
+	}
+	if err := json.Unmarshal(tools[0].InputSchema, &s); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := s.Properties["endpoint"]["default"]; ok {
+		t.Errorf("endpoint, read from $DEMO_ENDPOINT, announces the default %v", d)
+	}
+	if s.Properties["retries"]["default"] != 3.0 {
+		t.Errorf("retries: %v, want the default 3", s.Properties["retries"])
+	}
+	res := call(t, c, tools[0].Name, map[string]any{})
+	if got := res.Content[0].Text; got != "https://from.env 3" {
+		t.Errorf("a call without flags printed %q, want the variable's endpoint and the default retries", got)
+	}
+}

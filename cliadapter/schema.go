@@ -31,6 +31,9 @@ func flagInputs(flags []cli.Flag, exclude []string) []flagInput {
 		if s == nil {
 			continue
 		}
+		if fromEnv(f) {
+			delete(s, "default")
+		}
 		if d, ok := f.(cli.DocGenerationFlag); ok && d.GetUsage() != "" {
 			if s["description"] != nil {
 				s["description"] = d.GetUsage() + " " + s["description"].(string)
@@ -111,6 +114,15 @@ func flagSchema(f cli.Flag) (map[string]any, string) {
 		delete(s, "default")
 	}
 	return s, "scalar"
+}
+
+// fromEnv reports whether the flag takes its value from an environment
+// variable when not given. Its schema then has no "default": the server
+// would fill that in for a call that leaves the flag out, and the
+// variable would no longer count.
+func fromEnv(f cli.Flag) bool {
+	d, ok := f.(cli.DocGenerationFlag)
+	return ok && len(d.GetEnvVars()) > 0
 }
 
 // isRequired reports whether the flag must be given.
