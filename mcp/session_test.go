@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -200,6 +201,69 @@ func TestIDsCompareByValue(t *testing.T) {
 	} {
 		if got := (ID{raw: tc.a}.key() == ID{raw: tc.b}.key()); got != tc.same {
 			t.Errorf("ids %s and %s: same = %v, want %v", tc.a, tc.b, got, tc.same)
+		}
+	}
+}
+
+// gatedWriter holds each Write until released, and keeps what each Write
+// held when it returned, as a pipe would have copied it.
+type gatedWriter struct {
+	started chan struct{}
+	release chan struct{}
+	mu      sync.Mutex
+	lines   []string
+}
+
+func (w *gatedWriter) Write(p []byte) (int, error) {
+	w.started <- struct{}{}
+	<-w.release
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.lines = append(w.lines, strings.Split(strings.TrimSuffix(string(p), "\n"), "\n")...)
+	return len(p), nil
+}
+
+// TestOutputWritesEachMessageOnce queues messages while a large one is
+// being written, and more while those are: each must be written once, as
+// it was sent (the buffers written and queued into must never be shared).
+func TestOutputWritesEachMessageOnce(t *testing.T) {
+	w := &gatedWriter{started: make(chan struct{}), release: make(chan struct{})}
+	o := newOutput(w)
+	sent := []string{"s1", strings.Repeat("b", 100<<10), "s2", "s3", "s4"}
+	done := make(chan struct{})
+	go func() {
+		o.send(sent[0])
+		o.send(sent[1])
+		close(done)
+	}()
+	<-w.started // s1
+	w.release <- struct{}{}
+	<-w.started // the large one
+	o.post(sent[2])
+	w.release <- struct{}{}
+	<-w.started // s2
+	o.post(sent[3])
+	w.release <- struct{}{}
+	<-w.started // s3
+	o.post(sent[4])
+	w.release <- struct{}{}
+	<-w.started // s4
+	w.release <- struct{}{}
+	<-done
+	if err := o.close(nil); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, s := range sent {
+		want = append(want, `"`+s+`"`)
+	}
+	if !slices.Equal(w.lines, want) {
+		t.Errorf("written %d lines, want %d; first difference:", len(w.lines), len(want))
+		for i := range min(len(w.lines), len(want)) {
+			if w.lines[i] != want[i] {
+				t.Errorf("line %d: %.40s, want %.40s", i, w.lines[i], want[i])
+				break
+			}
 		}
 	}
 }

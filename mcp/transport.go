@@ -259,8 +259,9 @@ func (o *output) flush() {
 		o.mu.Unlock()
 		_, err := o.w.Write(buf)
 		o.mu.Lock()
-		if cap(buf) <= 64<<10 {
-			o.spare = buf
+		o.spare = buf
+		if cap(buf) > 64<<10 {
+			o.spare = nil // do not keep a huge buffer alive after a huge message
 		}
 		if err != nil {
 			o.err = err
