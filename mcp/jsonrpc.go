@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -46,9 +45,6 @@ func errorf(code int, format string, args ...any) *Error {
 type ID struct{ raw string }
 
 var nullID = ID{raw: "null"}
-
-// IntID returns the ID for an integer.
-func IntID(n int64) ID { return ID{raw: strconv.FormatInt(n, 10)} }
 
 // IsZero reports whether the id is absent (a notification).
 func (id ID) IsZero() bool { return id.raw == "" }
