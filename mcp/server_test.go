@@ -142,17 +142,6 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for i := 0; i < 500; i++ {
-		if cond() {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatal("condition not met within 5s")
-}
-
 // TestConcurrentCalls runs many calls at once through the client and
 // checks each gets exactly its own answer.
 func TestConcurrentCalls(t *testing.T) {
