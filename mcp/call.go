@@ -11,7 +11,8 @@ import (
 	"sync"
 )
 
-// CallRequest is one tools/call, as a ToolHandler sees it.
+// CallRequest is one tools/call, as a [ToolHandler] or [ToolHandlerFor]
+// sees it.
 type CallRequest struct {
 	// Name is the tool's name.
 	Name string
@@ -34,7 +35,7 @@ type CallRequest struct {
 	sentProgress bool
 }
 
-// Bind decodes the arguments into v, as json.Unmarshal does.
+// Bind decodes the arguments into v, as [json.Unmarshal] does.
 func (r *CallRequest) Bind(v any) error {
 	if err := json.Unmarshal(r.Arguments, v); err != nil {
 		return fmt.Errorf("tool %s: arguments: %v", r.Name, err)

@@ -7,7 +7,9 @@
 // # Serving tools
 //
 // A [Server] holds tools; [Server.Serve] runs one session over a pair of
-// streams. [AddTool] registers a tool whose input and output schemas come
+// streams, and [Server.ServeStdio] over the process's standard input and
+// output, with the signal handling a subprocess server needs. [AddTool]
+// registers a tool whose input and output schemas come
 // from Go types, and whose handler, a [ToolHandlerFor], gets the arguments
 // decoded:
 //
@@ -20,7 +22,7 @@
 //			return mcp.TextResult("Hello, " + in.Name), nil, nil
 //		})
 //	...
-//	err = s.Serve(ctx, os.Stdin, os.Stdout)
+//	err = s.ServeStdio(ctx, nil)
 //
 // [Server.AddTool] takes a hand-written JSON Schema ([ObjectSchema] builds
 // a simple one) and a [ToolHandler], which reads the arguments with

@@ -41,7 +41,7 @@ func errorf(code int, format string, args ...any) *Error {
 
 // ID is a JSON-RPC request id as it appeared on the wire: a JSON string or
 // integer, kept verbatim so that the reply echoes it exactly. The zero ID
-// is absent; nullID is the JSON literal null.
+// is absent.
 type ID struct{ raw string }
 
 var nullID = ID{raw: "null"}
@@ -52,7 +52,7 @@ func (id ID) IsZero() bool { return id.raw == "" }
 // String returns the id as JSON text.
 func (id ID) String() string { return id.raw }
 
-// MarshalJSON implements json.Marshaler.
+// MarshalJSON implements [json.Marshaler].
 func (id ID) MarshalJSON() ([]byte, error) {
 	if id.raw == "" {
 		return []byte("null"), nil
@@ -60,7 +60,7 @@ func (id ID) MarshalJSON() ([]byte, error) {
 	return []byte(id.raw), nil
 }
 
-// UnmarshalJSON implements json.Unmarshaler, keeping the JSON text.
+// UnmarshalJSON implements [json.Unmarshaler], keeping the JSON text.
 func (id *ID) UnmarshalJSON(b []byte) error {
 	id.raw = string(b)
 	return nil

@@ -11,7 +11,8 @@ import (
 )
 
 // DefaultMaxMessageBytes is the largest message, in bytes without its line
-// terminator, that a Server or Client reads unless told otherwise: 16 MiB.
+// terminator, that a [Server] or [Client] reads unless told otherwise
+// ([ServerOptions.MaxMessageBytes], [ClientOptions.MaxMessageBytes]): 16 MiB.
 const DefaultMaxMessageBytes = 16 << 20
 
 // keepPrefix is how much of an over-long line is kept to recover its id.
