@@ -63,6 +63,7 @@ func groupAttr() *syscall.SysProcAttr {
 // replaced its environment is not found. sweep also collects the exited
 // orphans of group pgid, which only mcpship can wait for.
 func sweep(pgid int, marker string) {
+	defer collectGroup(pgid)
 	signalled := map[int]bool{}
 	sig := syscall.SIGTERM
 	deadline := time.Now().Add(KillGrace)
@@ -70,7 +71,7 @@ func sweep(pgid int, marker string) {
 		var live []int
 		for _, c := range children() {
 			switch {
-			case c.state == 'Z' && (c.pgrp == pgid || signalled[c.pid]):
+			case c.state == 'Z' && signalled[c.pid]:
 				_, _ = syscall.Wait4(c.pid, nil, syscall.WNOHANG, nil)
 			case c.state != 'Z' && hasEntry(c.pid, marker):
 				live = append(live, c.pid)
@@ -100,10 +101,31 @@ func sweep(pgid int, marker string) {
 	}
 }
 
+// collectGroup waits for the orphans of group pgid that became mcpship's
+// children and have exited or are exiting. It asks the kernel (wait4 of
+// -pgid) rather than /proc, whose lists of children may miss a process
+// that exits while they are read.
+func collectGroup(pgid int) {
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(5 * time.Millisecond) {
+		got, err := syscall.Wait4(-pgid, nil, syscall.WNOHANG, nil)
+		switch {
+		case got > 0:
+			continue // collected one; there may be more
+		case err != nil:
+			return // ECHILD: no child of mcpship is left in the group
+		case !hasLiveMember(pgid) && time.Now().Before(deadline):
+			// Children of the group remain and none is alive, so they are
+			// dying: wait for them to become zombies.
+		default:
+			return // a member still runs (reap stops those), or time is up
+		}
+	}
+}
+
 // child is one of mcpship's child processes.
 type child struct {
-	pid, pgrp int
-	state     byte // 'Z' for a zombie
+	pid   int
+	state byte // 'Z' for a zombie
 }
 
 // children lists mcpship's child processes, from every thread.
@@ -123,10 +145,8 @@ func children() []child {
 			if len(fields) < 3 {
 				continue
 			}
-			pid, err1 := strconv.Atoi(f)
-			pgrp, err2 := strconv.Atoi(fields[2])
-			if err1 == nil && err2 == nil {
-				list = append(list, child{pid: pid, pgrp: pgrp, state: fields[0][0]})
+			if pid, err := strconv.Atoi(f); err == nil {
+				list = append(list, child{pid: pid, state: fields[0][0]})
 			}
 		}
 	}
