@@ -57,6 +57,13 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 			return nil, d.errAt(off, "invalid JSON: "+se.Error())
 		}
 	}
+	if f.jsonc {
+		// hujson's parser is recursive: refuse what would overflow its
+		// stack, as encoding/json refuses strict JSON.
+		if off := tooDeep(d.body, maxNesting); off >= 0 {
+			return nil, d.errAt(off, fmt.Sprintf("invalid JSON: nesting deeper than %d levels", maxNesting))
+		}
+	}
 	v, err := hujson.Parse(d.body)
 	if err != nil {
 		fe := &FileError{File: file, Msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "hujson: ")}
@@ -262,4 +269,44 @@ func litString(lit hujson.Literal) string {
 		return string(lit[1 : len(lit)-1])
 	}
 	return lit.String()
+}
+
+// maxNesting is how deeply a JSONC file may nest objects and arrays: the
+// limit encoding/json's scanner sets for strict JSON.
+const maxNesting = 10000
+
+// tooDeep returns the offset of the first '{' or '[' of b nested deeper
+// than max, skipping strings and comments, or -1 if there is none.
+func tooDeep(b []byte, max int) int {
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			switch {
+			case i+1 < len(b) && b[i+1] == '/':
+				for i < len(b) && b[i] != '\n' {
+					i++
+				}
+			case i+1 < len(b) && b[i+1] == '*':
+				end := bytes.Index(b[i+2:], []byte("*/"))
+				if end < 0 {
+					return -1 // unterminated: hujson.Parse says so
+				}
+				i += 2 + end + 1
+			}
+		case '{', '[':
+			if depth++; depth > max {
+				return i
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return -1
 }

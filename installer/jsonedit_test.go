@@ -2,6 +2,7 @@ package installer
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -19,5 +20,26 @@ func TestJSONRefusesBinary(t *testing.T) {
 	var fe *FileError
 	if !errors.As(err, &fe) || fe.Line != 1 || fe.File != "f.json" || fe.Msg != "not UTF-8 text (is it a binary file?)" {
 		t.Errorf("err = %v, want a FileError at line 1 saying it is not UTF-8", err)
+	}
+}
+
+// TestJSONRefusesDeepNesting: nesting that would overflow hujson's
+// recursive parser is refused with an error, in JSONC as in strict JSON;
+// brackets inside strings and comments do not count.
+func TestJSONRefusesDeepNesting(t *testing.T) {
+	deep := `{"servers": ` + strings.Repeat("[", 3_000_000) + strings.Repeat("]", 3_000_000) + "}"
+	for _, jsonc := range []bool{true, false} {
+		_, err := jsonFormat{jsonc: jsonc}.parse("f.json", []byte(deep))
+		var fe *FileError
+		if !errors.As(err, &fe) || fe.Line != 1 || !strings.Contains(fe.Msg, "nesting") && !strings.Contains(fe.Msg, "max depth") {
+			t.Errorf("jsonc=%v: err = %v, want a FileError about nesting", jsonc, err)
+		}
+	}
+	ok := `{"a": "` + strings.Repeat("[", maxNesting+1) + `" /* ` + strings.Repeat("{", maxNesting+1) + " */ // " + strings.Repeat("[", maxNesting+1) + "\n}"
+	if _, err := (jsonFormat{jsonc: true}).parse("f.json", []byte(ok)); err != nil {
+		t.Errorf("brackets in a string and comments: %v", err)
+	}
+	if got := tooDeep([]byte(strings.Repeat("[", maxNesting)+strings.Repeat("]", maxNesting)), maxNesting); got != -1 {
+		t.Errorf("nesting of exactly maxNesting refused at %d", got)
 	}
 }
