@@ -161,7 +161,7 @@ func TestConcurrentInPlaceRewriter(t *testing.T) {
 		}
 	}()
 	for i := range 20 {
-		_, err := tg.Add(Server{Name: fmt.Sprint("s", i), Command: "c"}, o)
+		_, err := tg.Add(Entry{Name: fmt.Sprint("s", i), Command: "c"}, o)
 		if err != nil && !strings.Contains(err.Error(), "nothing was written") {
 			t.Errorf("add %d: %v", i, err)
 		}

@@ -140,7 +140,7 @@ func TestEditAsOtherUser(t *testing.T) {
 	if home == "" {
 		t.Skip("run by TestOtherUsersFileRefused")
 	}
-	cl, _ := LookupClient("cursor")
+	cl, _ := LookupAssistant("cursor")
 	tg, err := cl.Target(fakeEnv("linux", home, map[string]string{"HOME": home}), ScopeUser)
 	if err != nil {
 		t.Fatal(err)

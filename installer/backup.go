@@ -133,9 +133,9 @@ func (t *Target) readBackup(from, real string, force bool) ([]byte, error) {
 		}
 	}
 	if isSpace(snap.data) && t.neverEmpty() {
-		return nil, refuse(fmt.Sprintf("empty, and %s never leaves %s empty", t.Client.Title, t.File))
+		return nil, refuse(fmt.Sprintf("empty, and %s never leaves %s empty", t.Assistant.Title, t.File))
 	}
-	if _, err := t.Client.format.parse(from, bytes.TrimPrefix(snap.data, bom)); err != nil {
+	if _, err := t.Assistant.format.parse(from, bytes.TrimPrefix(snap.data, bom)); err != nil {
 		var fe *FileError
 		if errors.As(err, &fe) {
 			err = errors.New(fe.Msg)
@@ -143,7 +143,7 @@ func (t *Target) readBackup(from, real string, force bool) ([]byte, error) {
 				err = fmt.Errorf("line %d: %s", fe.Line, fe.Msg)
 			}
 		}
-		return nil, refuse(fmt.Sprintf("not a %s file that %s can read (%v)", t.Client.Format(), t.Client.Title, err))
+		return nil, refuse(fmt.Sprintf("not a %s file that %s can read (%v)", t.Assistant.Format(), t.Assistant.Title, err))
 	}
 	return snap.data, nil
 }

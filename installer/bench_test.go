@@ -21,15 +21,15 @@ func bigConfig() string {
 
 // BenchmarkAddLarge measures an add into the big config, without I/O.
 func BenchmarkAddLarge(b *testing.B) {
-	tg := &Target{Client: clients[1], Scope: ScopeUser, File: "big.json", Container: []string{"mcpServers"}}
+	tg := &Target{Assistant: clients[1], Scope: ScopeUser, File: "big.json", Container: []string{"mcpServers"}}
 	body := []byte(bigConfig())
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
-		d, err := tg.Client.format.parse(tg.File, body)
+		d, err := tg.Assistant.format.parse(tg.File, body)
 		if err != nil {
 			b.Fatal(err)
 		}
-		e := tg.Client.shape(srv)
+		e := tg.Assistant.shape(srv)
 		out, _, err := d.set(tg.Container, "mcpship", e)
 		if err != nil {
 			b.Fatal(err)
@@ -47,7 +47,7 @@ func BenchmarkAddLarge(b *testing.B) {
 func BenchmarkInitLarge(b *testing.B) {
 	root := b.TempDir()
 	env := fakeEnv("linux", filepath.Join(root, "proj"), map[string]string{"HOME": filepath.Join(root, "home")})
-	cl, err := LookupClient("claude-code")
+	cl, err := LookupAssistant("claude-code")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -99,8 +99,8 @@ func genYAML(size int) []byte {
 // benchEdit measures an add into body for client, without I/O: parse,
 // plan, verify.
 func benchEdit(b *testing.B, client string, body []byte) {
-	cl, _ := LookupClient(client)
-	tg := &Target{Client: cl, Scope: ScopeUser, File: "f", Container: []string{cl.key}}
+	cl, _ := LookupAssistant(client)
+	tg := &Target{Assistant: cl, Scope: ScopeUser, File: "f", Container: []string{cl.key}}
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
 		d, err := cl.format.parse("f", body)

@@ -244,7 +244,7 @@ func roundTrip(t *testing.T, f format, in string, container []string, name strin
 // name set to entry (nil: removed).
 func checkVerify(t *testing.T, f format, d document, out []byte, container []string, name string, entry any) {
 	t.Helper()
-	tg := &Target{Client: &Client{format: f}, File: "cfg", Container: container}
+	tg := &Target{Assistant: &Assistant{format: f}, File: "cfg", Container: container}
 	if err := tg.verify(d, plan{out: out, entry: entry}, name); err != nil {
 		t.Errorf("%s: verify refused the edit: %v\n%s", f.name(), err, out)
 	}

@@ -16,19 +16,20 @@ const (
 	ScopeLocal   Scope = "local"   // the user's config, for this project only (Claude Code)
 )
 
-// A Client is an AI assistant that can start MCP servers.
-type Client struct {
+// An Assistant is an AI assistant that can start MCP servers: one whose
+// config files mcpship edits.
+type Assistant struct {
 	Name  string // name on the command line, such as "claude-code"
 	Title string // product name, such as "Claude Code"
 
 	format format
 	key    string // key of the servers object (or list) in the file
-	shape  func(Server) []field
+	shape  func(Entry) []field
 	files  map[Scope]func(Env) (string, error)
 }
 
 // Scopes returns the scopes c supports, project first.
-func (c *Client) Scopes() []Scope {
+func (c *Assistant) Scopes() []Scope {
 	var out []Scope
 	for _, s := range []Scope{ScopeProject, ScopeUser, ScopeLocal} {
 		if c.files[s] != nil {
@@ -39,13 +40,13 @@ func (c *Client) Scopes() []Scope {
 }
 
 // Format names the syntax of c's config files: "JSON", "JSONC", "TOML" or "YAML".
-func (c *Client) Format() string { return c.format.name() }
+func (c *Assistant) Format() string { return c.format.name() }
 
-// Clients returns every known client, in the order of their names.
-func Clients() []*Client { return slices.Clone(clients) }
+// Assistants returns every known client, in the order of their names.
+func Assistants() []*Assistant { return slices.Clone(clients) }
 
-// LookupClient returns the client called name.
-func LookupClient(name string) (*Client, error) {
+// LookupAssistant returns the client called name.
+func LookupAssistant(name string) (*Assistant, error) {
 	for _, c := range clients {
 		if c.Name == name {
 			return c, nil
@@ -60,14 +61,14 @@ func LookupClient(name string) (*Client, error) {
 
 // A Target is one client's config file for one scope, resolved to a path.
 type Target struct {
-	Client    *Client
+	Assistant *Assistant
 	Scope     Scope
 	File      string   // path of the config file
 	Container []string // keys leading to the servers, such as ["mcpServers"]
 }
 
 // Target resolves the config file of c for scope s in env.
-func (c *Client) Target(env Env, s Scope) (*Target, error) {
+func (c *Assistant) Target(env Env, s Scope) (*Target, error) {
 	f := c.files[s]
 	if f == nil {
 		names := make([]string, 0, 3)
@@ -80,7 +81,7 @@ func (c *Client) Target(env Env, s Scope) (*Target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %s config: %w", c.Name, s, err)
 	}
-	t := &Target{Client: c, Scope: s, File: file, Container: []string{c.key}}
+	t := &Target{Assistant: c, Scope: s, File: file, Container: []string{c.key}}
 	if c.Name == "claude-code" && s == ScopeLocal {
 		// Claude Code keys projects by path with forward slashes, on
 		// Windows too (C:/Users/u/app).
@@ -243,7 +244,7 @@ var (
 
 // clients is the registry, sorted by name. The paths and entry shapes
 // come from each client's documentation; see docs/register.md.
-var clients = []*Client{
+var clients = []*Assistant{
 	{Name: "amazonq", Title: "Amazon Q Developer", format: strict, key: "mcpServers", shape: plainShape,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: inProject(".amazonq", "mcp.json"),
@@ -326,7 +327,7 @@ var clients = []*Client{
 // speaks MCP on its standard input and output: it is disabled, remote, or
 // run by the client itself. It returns "" when the client starts s, also
 // when s has no command and so cannot be started.
-func (s Server) NotStdio() string {
+func (s Entry) NotStdio() string {
 	local := s.Type == "" || s.Type == "stdio" || s.Type == "local" || s.Type == "custom"
 	switch {
 	case s.Disabled:

@@ -46,7 +46,7 @@ type plan struct {
 	entry   any  // plain value of the new entry; nil when removing
 	undo    undo // what an add leaves for remove; what remove was left
 	command string
-	sum     string // Server.sum of the entry added
+	sum     string // Entry.sum of the entry added
 }
 
 // edit runs one change to t's file under its lock: parse, plan, verify,
@@ -94,7 +94,7 @@ func (t *Target) editOnce(o Options, name, real string, f func(d document, real 
 	}
 	body := bytes.TrimPrefix(data, bom)
 	lead := data[:len(data)-len(body)]
-	doc, err := t.Client.format.parse(t.File, body)
+	doc, err := t.Assistant.format.parse(t.File, body)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func (t *Target) editOnce(o Options, name, real string, f func(d document, real 
 	if err != nil {
 		return nil, err
 	}
-	ch := &Change{Client: t.Client.Name, Scope: t.Scope, File: t.File, Name: name, Action: p.action, DryRun: o.DryRun, Created: !existed}
+	ch := &Change{Client: t.Assistant.Name, Scope: t.Scope, File: t.File, Name: name, Action: p.action, DryRun: o.DryRun, Created: !existed}
 	if p.out == nil {
 		return ch, nil
 	}
@@ -179,10 +179,10 @@ func (t *Target) retry(edit func() error) error {
 			return err
 		}
 		if i == tries && errors.Is(err, errEmptied) {
-			return fmt.Errorf("%s is empty, though %s never leaves it so: it is being rewritten, or something emptied it; nothing was written (%d tries): run the command again in a moment, and if it stays empty, run 'mcpship restore' or delete it", t.File, t.Client.Title, tries)
+			return fmt.Errorf("%s is empty, though %s never leaves it so: it is being rewritten, or something emptied it; nothing was written (%d tries): run the command again in a moment, and if it stays empty, run 'mcpship restore' or delete it", t.File, t.Assistant.Title, tries)
 		}
 		if i == tries {
-			return fmt.Errorf("%s kept changing while mcpship edited it: another program is rewriting it, such as %s; nothing was written (%d tries): run the command again when that program is idle or closed", t.File, t.Client.Title, tries)
+			return fmt.Errorf("%s kept changing while mcpship edited it: another program is rewriting it, such as %s; nothing was written (%d tries): run the command again when that program is idle or closed", t.File, t.Assistant.Title, tries)
 		}
 		time.Sleep(time.Duration(i) * 50 * time.Millisecond)
 	}
@@ -201,7 +201,7 @@ func (t *Target) verify(old document, p plan, name string) error {
 		return bad(err)
 	}
 	without(before, t.Container, name)
-	nd, err := t.Client.format.parse(t.File, p.out)
+	nd, err := t.Assistant.format.parse(t.File, p.out)
 	if err != nil {
 		return bad(err)
 	}
@@ -249,7 +249,7 @@ func (t *Target) fileMode() fs.FileMode {
 // neverEmpty says the client itself keeps state in the file, so it is
 // never empty when the client is done writing it (~/.claude.json).
 func (t *Target) neverEmpty() bool {
-	return t.Client.Name == "claude-code" && t.Scope != ScopeProject
+	return t.Assistant.Name == "claude-code" && t.Scope != ScopeProject
 }
 
 func (o Options) now() time.Time {
@@ -262,7 +262,7 @@ func (o Options) now() time.Time {
 // Add registers s in the target's file. The same server again changes
 // nothing; a different one under the same name is a *ConflictError unless
 // o.Force is set.
-func (t *Target) Add(s Server, o Options) (*Change, error) {
+func (t *Target) Add(s Entry, o Options) (*Change, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -271,7 +271,7 @@ func (t *Target) Add(s Server, o Options) (*Change, error) {
 		if err != nil {
 			return plan{}, err
 		}
-		e := t.Client.shape(s)
+		e := t.Assistant.shape(s)
 		p := plan{action: "added", entry: plain(e), command: s.Command, sum: s.sum()}
 		if x != nil {
 			v, err := x.decode()
@@ -346,7 +346,7 @@ func (t *Target) Restore(from string, o Options) (*Change, error) {
 		if err != nil {
 			return err
 		}
-		ch = &Change{Client: t.Client.Name, Scope: t.Scope, File: t.File, Action: "unchanged", DryRun: o.DryRun, RestoredFrom: from}
+		ch = &Change{Client: t.Assistant.Name, Scope: t.Scope, File: t.File, Action: "unchanged", DryRun: o.DryRun, RestoredFrom: from}
 		if bytes.Equal(snap.data, saved) {
 			return nil
 		}
@@ -366,7 +366,7 @@ func (t *Target) Restore(from string, o Options) (*Change, error) {
 
 // A Registration is a server found in a config file.
 type Registration struct {
-	Server
+	Entry
 	// Ours says mcpship registered it: its command is an mcpship binary,
 	// or mcpship's ledger says mcpship wrote it with this command.
 	Ours bool `json:"ours"`
@@ -391,7 +391,7 @@ func (t *Target) Servers(stateDir string) (regs []Registration, exists bool, err
 		return nil, false, err
 	}
 	data := snap.data
-	d, err := t.Client.format.parse(t.File, bytes.TrimPrefix(data, bom))
+	d, err := t.Assistant.format.parse(t.File, bytes.TrimPrefix(data, bom))
 	if err != nil {
 		return nil, true, err
 	}
@@ -405,7 +405,7 @@ func (t *Target) Servers(stateDir string) (regs []Registration, exists bool, err
 			return nil, true, err
 		}
 		s := serverOf(e.name, v)
-		reg := Registration{Server: s, Ours: s.IsMcpship()}
+		reg := Registration{Entry: s, Ours: s.IsMcpship()}
 		if r, ok := lastRecord(stateDir, real, t.Container, e.name); ok {
 			reg.Ours = reg.Ours || r.Action == "add" && r.Command == s.Command
 			reg.Recorded = r.recorded(s)

@@ -15,7 +15,7 @@ func testTarget(t *testing.T, client string, scope Scope) (*Target, Options) {
 	t.Helper()
 	root := t.TempDir()
 	env := fakeEnv("linux", filepath.Join(root, "proj"), map[string]string{"HOME": filepath.Join(root, "home")})
-	cl, err := LookupClient(client)
+	cl, err := LookupAssistant(client)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func testTarget(t *testing.T, client string, scope Scope) (*Target, Options) {
 	}}
 }
 
-var srv = Server{Name: "mcpship", Command: "/usr/bin/mcpship", Args: []string{"serve"}}
+var srv = Entry{Name: "mcpship", Command: "/usr/bin/mcpship", Args: []string{"serve"}}
 
 func write(t *testing.T, path, s string, mode os.FileMode) {
 	t.Helper()
@@ -105,7 +105,7 @@ func TestNewFileModes(t *testing.T) {
 		{"goose", ScopeUser, 0o600},
 	} {
 		tg, o := testTarget(t, c.client, c.scope)
-		ch, err := tg.Add(Server{Name: "s", Command: "c", Env: map[string]string{"TOKEN": "secret"}}, o)
+		ch, err := tg.Add(Entry{Name: "s", Command: "c", Env: map[string]string{"TOKEN": "secret"}}, o)
 		if err != nil {
 			t.Fatal(err)
 		}

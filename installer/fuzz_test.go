@@ -19,7 +19,7 @@ func FuzzJSONEdit(f *testing.F) {
 	f.Add("{\"mcpServers\": {\"a\": {}, /*c*/ \"b\": {\"x\": 1}, // d\n \"c\": {},}}", "z", true)
 	f.Add("{\n  \"mcpServers\": {\n    \"a\": {},\n    // about b\n    \"b\": {} // b\n    ,\"c\": {}\n  }\n}", "z", true)
 	f.Fuzz(func(t *testing.T, in, name string, comments bool) {
-		if (Server{Name: name, Command: "c"}).check() != nil {
+		if (Entry{Name: name, Command: "c"}).check() != nil {
 			return // Add refuses such names
 		}
 		fm := jsonFormat{jsonc: comments}

@@ -26,14 +26,14 @@ type record struct {
 	Name      string    `json:"name"`
 	Action    string    `json:"action"` // "add" or "remove"
 	Command   string    `json:"command,omitempty"`
-	Sum       string    `json:"sum,omitempty"`     // Server.sum of the entry added
+	Sum       string    `json:"sum,omitempty"`     // Entry.sum of the entry added
 	Created   int       `json:"created,omitempty"` // container keys init created
 	Empty     string    `json:"empty,omitempty"`   // how init found the servers object empty (see undo)
 }
 
 // sum identifies what starting s runs: its command, arguments,
 // environment and directory.
-func (s Server) sum() string {
+func (s Entry) sum() string {
 	env := s.Env
 	if len(env) == 0 {
 		env = nil
@@ -49,7 +49,7 @@ func (s Server) sum() string {
 // recorded reports whether the ledger's newest record of the entry is
 // mcpship adding s as it is now. A record from before the ledger kept
 // sums needs only the same command.
-func (r record) recorded(s Server) bool {
+func (r record) recorded(s Entry) bool {
 	return r.Action == "add" && (r.Sum == s.sum() || r.Sum == "" && r.Command == s.Command)
 }
 

@@ -5,7 +5,7 @@ import "testing"
 // TestRecorded: a record vouches for an entry only as mcpship wrote it.
 // Records from before the ledger kept sums vouch by command alone.
 func TestRecorded(t *testing.T) {
-	s := Server{Name: "x", Command: "sh", Args: []string{"-c", "exit 3"}}
+	s := Entry{Name: "x", Command: "sh", Args: []string{"-c", "exit 3"}}
 	changed := s
 	changed.Args = []string{"-c", "touch pwned"}
 	withEnv := s
@@ -14,7 +14,7 @@ func TestRecorded(t *testing.T) {
 	old := record{Action: "add", Command: "sh"}
 	for _, c := range []struct {
 		r    record
-		s    Server
+		s    Entry
 		want bool
 	}{
 		{add, s, true},
@@ -22,14 +22,14 @@ func TestRecorded(t *testing.T) {
 		{add, withEnv, false},
 		{record{Action: "remove", Command: "sh", Sum: s.sum()}, s, false},
 		{old, changed, true},
-		{old, Server{Command: "bash"}, false},
+		{old, Entry{Command: "bash"}, false},
 	} {
 		if got := c.r.recorded(c.s); got != c.want {
 			t.Errorf("record %+v recorded(%q %q %v) = %v, want %v", c.r, c.s.Command, c.s.Args, c.s.Env, got, c.want)
 		}
 	}
 	// Absent and empty arguments and environment are the same.
-	if (Server{Command: "a"}).sum() != (Server{Command: "a", Args: []string{}, Env: map[string]string{}}).sum() {
+	if (Entry{Command: "a"}).sum() != (Entry{Command: "a", Args: []string{}, Env: map[string]string{}}).sum() {
 		t.Error("sum tells nil from empty")
 	}
 }

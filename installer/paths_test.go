@@ -88,7 +88,7 @@ func TestPaths(t *testing.T) {
 		{win, "continue", ScopeUser, `C:\Users\u\.continue\config.yaml`},
 	}
 	for _, c := range cases {
-		cl, err := LookupClient(c.client)
+		cl, err := LookupAssistant(c.client)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +104,7 @@ func TestPaths(t *testing.T) {
 }
 
 func TestClaudeCodeLocalContainer(t *testing.T) {
-	cl, _ := LookupClient("claude-code")
+	cl, _ := LookupAssistant("claude-code")
 	tg, err := cl.Target(fakeEnv("linux", "/src/my.app", map[string]string{"HOME": "/h"}), ScopeLocal)
 	if err != nil {
 		t.Fatal(err)
@@ -126,16 +126,16 @@ func TestClaudeCodeLocalContainer(t *testing.T) {
 }
 
 func TestScopes(t *testing.T) {
-	for _, c := range Clients() {
+	for _, c := range Assistants() {
 		if len(c.Scopes()) == 0 {
 			t.Errorf("%s has no scopes", c.Name)
 		}
 	}
-	cl, _ := LookupClient("windsurf")
+	cl, _ := LookupAssistant("windsurf")
 	if _, err := cl.Target(fakeEnv("linux", "/p", map[string]string{"HOME": "/h"}), ScopeProject); err == nil {
 		t.Error("windsurf resolved a project scope it does not have")
 	}
-	if _, err := LookupClient("nosuch"); err == nil {
+	if _, err := LookupAssistant("nosuch"); err == nil {
 		t.Error("found a client that does not exist")
 	}
 	if _, err := cl.Target(fakeEnv("linux", "/p", map[string]string{}), ScopeUser); err == nil {
@@ -174,7 +174,7 @@ func TestPresent(t *testing.T) {
 		{"windsurf", ScopeUser, false},      // nothing
 		{"cursor", ScopeProject, false},     // no .cursor in the project
 	} {
-		cl, _ := LookupClient(c.client)
+		cl, _ := LookupAssistant(c.client)
 		tg, _ := cl.Target(env, c.scope)
 		if got := tg.Present(env); got != c.want {
 			t.Errorf("%s %s: Present = %v, want %v", c.client, c.scope, got, c.want)

@@ -88,7 +88,7 @@ func TestTwoSpellingsShareTheLock(t *testing.T) {
 	root := t.TempDir()
 	realProj := filepath.Join(root, "real")
 	symlink(t, "real", filepath.Join(root, "link"))
-	cl, _ := LookupClient("claude-code")
+	cl, _ := LookupAssistant("claude-code")
 	var tgs []*Target
 	for _, p := range []string{realProj, filepath.Join(root, "link")} {
 		tg, err := cl.Target(fakeEnv("linux", p, map[string]string{"HOME": root}), ScopeProject)
@@ -105,7 +105,7 @@ func TestTwoSpellingsShareTheLock(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := tgs[i%2].Add(Server{Name: fmt.Sprint("s", i), Command: "c"}, o); err != nil {
+			if _, err := tgs[i%2].Add(Entry{Name: fmt.Sprint("s", i), Command: "c"}, o); err != nil {
 				t.Error(err)
 			}
 		}()

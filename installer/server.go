@@ -10,8 +10,9 @@ import (
 	"unicode/utf8"
 )
 
-// A Server is a stdio MCP server as a client starts it.
-type Server struct {
+// An Entry is one server entry of an assistant's config: a stdio MCP
+// server as the assistant starts it (or, read back, a remote or disabled one).
+type Entry struct {
 	Name    string            `json:"name"`
 	Command string            `json:"command"`
 	Args    []string          `json:"args"`
@@ -27,7 +28,7 @@ type Server struct {
 }
 
 // check reports what makes s impossible to write to a config file.
-func (s Server) check() error {
+func (s Entry) check() error {
 	if s.Name == "" {
 		return errors.New("the server name is empty")
 	}
@@ -47,13 +48,13 @@ func (s Server) check() error {
 }
 
 // same reports whether a and b start the same process.
-func (a Server) same(b Server) bool {
+func (a Entry) same(b Entry) bool {
 	return a.Command == b.Command && slices.Equal(a.Args, b.Args) &&
 		maps.Equal(a.Env, b.Env) && a.Cwd == b.Cwd
 }
 
 // IsMcpship reports whether the server's command is an mcpship binary.
-func (s Server) IsMcpship() bool {
+func (s Entry) IsMcpship() bool {
 	base := strings.ToLower(filepath.Base(strings.ReplaceAll(s.Command, `\`, "/")))
 	return base == "mcpship" || base == "mcpship.exe"
 }
@@ -66,7 +67,7 @@ func envFields(env map[string]string) []field {
 	return fs
 }
 
-func args(s Server) []string {
+func args(s Entry) []string {
 	if s.Args == nil {
 		return []string{}
 	}
@@ -75,7 +76,7 @@ func args(s Server) []string {
 
 // plainShape is {"command", "args", "env"}, the Claude Desktop shape most
 // clients copied.
-func plainShape(s Server) []field {
+func plainShape(s Entry) []field {
 	e := []field{{"command", s.Command}, {"args", args(s)}}
 	if len(s.Env) > 0 {
 		e = append(e, field{"env", envFields(s.Env)})
@@ -84,17 +85,17 @@ func plainShape(s Server) []field {
 }
 
 // stdioShape adds "type": "stdio" (Claude Code, VS Code).
-func stdioShape(s Server) []field {
+func stdioShape(s Entry) []field {
 	return append([]field{{"type", "stdio"}}, plainShape(s)...)
 }
 
 // copilotShape is GitHub Copilot CLI's: type local, and the tools allowed.
-func copilotShape(s Server) []field {
+func copilotShape(s Entry) []field {
 	return append(append([]field{{"type", "local"}}, plainShape(s)...), field{"tools", []string{"*"}})
 }
 
 // opencodeShape has the command and its arguments in one array.
-func opencodeShape(s Server) []field {
+func opencodeShape(s Entry) []field {
 	e := []field{{"type", "local"}, {"command", append([]string{s.Command}, s.Args...)}}
 	if len(s.Env) > 0 {
 		e = append(e, field{"environment", envFields(s.Env)})
@@ -103,7 +104,7 @@ func opencodeShape(s Server) []field {
 }
 
 // gooseShape is an entry of Goose's extensions.
-func gooseShape(s Server) []field {
+func gooseShape(s Entry) []field {
 	return []field{
 		{"name", s.Name}, {"cmd", s.Command}, {"args", args(s)}, {"enabled", true},
 		{"envs", envFields(s.Env)}, {"type", "stdio"}, {"timeout", 300},
@@ -111,13 +112,13 @@ func gooseShape(s Server) []field {
 }
 
 // continueShape is an item of Continue's mcpServers list.
-func continueShape(s Server) []field {
+func continueShape(s Entry) []field {
 	return append([]field{{"name", s.Name}}, plainShape(s)...)
 }
 
 // serverOf reads an entry of any client's shape.
-func serverOf(name string, v map[string]any) Server {
-	s := Server{Name: name}
+func serverOf(name string, v map[string]any) Entry {
+	s := Entry{Name: name}
 	str := func(k string) string { x, _ := v[k].(string); return x }
 	list := func(x any) []string {
 		a, _ := x.([]any)
@@ -179,7 +180,7 @@ func serverOf(name string, v map[string]any) Server {
 // environment c starts with, such as "${API_KEY}" for Claude Code, so
 // that a secret need not be written in the file; "" when c documents no
 // such syntax. Sources: each client's documentation (docs/register.md).
-func (c *Client) EnvRef(name string) string {
+func (c *Assistant) EnvRef(name string) string {
 	switch c.Name {
 	case "claude-code", "gemini", "kiro":
 		return "${" + name + "}"

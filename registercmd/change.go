@@ -92,7 +92,7 @@ func setup(c *cli.Context, all bool) (installer.Env, installer.Options, []*insta
 		return env, o, nil, usagef("--scope is empty: want project, user or local")
 	}
 	// scopeOf is the scope used for cl: --scope, else cl's default.
-	scopeOf := func(cl *installer.Client) installer.Scope {
+	scopeOf := func(cl *installer.Assistant) installer.Scope {
 		if scope != "" {
 			return scope
 		}
@@ -103,7 +103,7 @@ func setup(c *cli.Context, all bool) (installer.Env, installer.Options, []*insta
 		if c.IsSet("client") {
 			return env, o, nil, usagef("--all and --client cannot be used together")
 		}
-		for _, cl := range installer.Clients() {
+		for _, cl := range installer.Assistants() {
 			if t, err := cl.Target(env, scopeOf(cl)); err == nil && t.Present(env) {
 				targets = append(targets, t)
 			}
@@ -117,7 +117,7 @@ func setup(c *cli.Context, all bool) (installer.Env, installer.Options, []*insta
 		}
 	} else {
 		for _, name := range strings.Split(c.String("client"), ",") {
-			cl, err := installer.LookupClient(strings.TrimSpace(name))
+			cl, err := installer.LookupAssistant(strings.TrimSpace(name))
 			if err != nil {
 				return env, o, nil, usagef("%v", err)
 			}
@@ -134,7 +134,7 @@ func setup(c *cli.Context, all bool) (installer.Env, installer.Options, []*insta
 	if scope == "" && !all && mixed(targets) {
 		var each []string
 		for _, t := range targets {
-			each = append(each, fmt.Sprintf("%s %s", t.Client.Name, t.Scope))
+			each = append(each, fmt.Sprintf("%s %s", t.Assistant.Name, t.Scope))
 		}
 		fmt.Fprintf(c.App.ErrWriter, "%s: no --scope given, so each client uses its own default: %s\n", c.App.Name, strings.Join(each, ", "))
 	}
@@ -151,7 +151,7 @@ func mixed(targets []*installer.Target) bool {
 	return false
 }
 
-func hasScope(c *installer.Client, s installer.Scope) bool {
+func hasScope(c *installer.Assistant, s installer.Scope) bool {
 	for _, x := range c.Scopes() {
 		if x == s {
 			return true
@@ -181,7 +181,7 @@ func each(c *cli.Context, targets []*installer.Target, name string, warnings map
 		if err != nil {
 			err = explain(t, err)
 			errs = append(errs, err)
-			results = append(results, result{Change: &installer.Change{Client: t.Client.Name, Scope: t.Scope, File: t.File, Name: name, Action: "refused"}, Error: err.Error()})
+			results = append(results, result{Change: &installer.Change{Client: t.Assistant.Name, Scope: t.Scope, File: t.File, Name: name, Action: "refused"}, Error: err.Error()})
 			continue
 		}
 		results = append(results, result{Change: ch, Warnings: warnings[t]})

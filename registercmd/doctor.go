@@ -63,12 +63,12 @@ func Doctor(p *Program) *cli.Command {
 
 // checked is one server doctor found, and what became of it.
 type checked struct {
-	Client string           `json:"client"`
-	Scope  installer.Scope  `json:"scope"`
-	File   string           `json:"file"`
-	Server installer.Server `json:"server"`
-	Status string           `json:"status"`           // "ok", "failed" or "skipped"
-	Reason string           `json:"reason,omitempty"` // why it was skipped
+	Client string          `json:"client"`
+	Scope  installer.Scope `json:"scope"`
+	File   string          `json:"file"`
+	Server installer.Entry `json:"server"`
+	Status string          `json:"status"`           // "ok", "failed" or "skipped"
+	Reason string          `json:"reason,omitempty"` // why it was skipped
 	health
 	untrusted bool // a project entry mcpship did not write
 }
@@ -84,11 +84,11 @@ func runDoctor(c *cli.Context, name string) error {
 	if timeout <= 0 || c.Int("parallel") < 1 {
 		return usagef("--timeout and --parallel must be positive")
 	}
-	clients := installer.Clients()
+	clients := installer.Assistants()
 	if names := c.String("client"); names != "" {
 		clients = nil
 		for _, n := range strings.Split(names, ",") {
-			cl, err := installer.LookupClient(strings.TrimSpace(n))
+			cl, err := installer.LookupAssistant(strings.TrimSpace(n))
 			if err != nil {
 				return usagef("%v", err)
 			}
@@ -133,7 +133,7 @@ func runDoctor(c *cli.Context, name string) error {
 				if name != "" && r.Name != name {
 					continue
 				}
-				row := &checked{Client: cl.Name, Scope: s, File: t.File, Server: r.Server}
+				row := &checked{Client: cl.Name, Scope: s, File: t.File, Server: r.Entry}
 				switch why := r.NotStdio(); {
 				case why != "":
 					row.Status, row.Reason = "skipped", why

@@ -27,7 +27,7 @@ func explain(t *installer.Target, err error) error {
 			}
 		}
 	}
-	return fmt.Errorf("%s %s: %w", t.Client.Name, t.Scope, err)
+	return fmt.Errorf("%s %s: %w", t.Assistant.Name, t.Scope, err)
 }
 
 // subject names path for people: a temporary file of mcpship's own by the

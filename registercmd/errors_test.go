@@ -13,11 +13,11 @@ import (
 // TestExplain checks the error style: client and scope first, a temporary
 // file named by its directory, and a next step for the system's errors.
 func TestExplain(t *testing.T) {
-	cl, err := installer.LookupClient("claude-code")
+	cl, err := installer.LookupAssistant("claude-code")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tgt := &installer.Target{Client: cl, Scope: installer.ScopeProject, File: "/src/app/.mcp.json"}
+	tgt := &installer.Target{Assistant: cl, Scope: installer.ScopeProject, File: "/src/app/.mcp.json"}
 	tmp := &fs.PathError{Op: "open", Path: "/src/app/..mcp.json.mcpship-123.tmp", Err: syscall.EACCES}
 	for _, c := range []struct {
 		err  error

@@ -93,12 +93,12 @@ func runInit(c *cli.Context, p Program) error {
 	}
 	// Every entry is worked out before any file is written, so that a
 	// mistake in the flags changes nothing.
-	servers := map[*installer.Target]installer.Server{}
+	servers := map[*installer.Target]installer.Entry{}
 	warnings := map[*installer.Target][]string{}
 	for _, t := range targets {
 		s := base
 		if c.NArg() == 0 {
-			more, err := p.flagArgs(c, Dest{Client: t.Client.Name, Scope: string(t.Scope), Project: env.ProjectDir})
+			more, err := p.flagArgs(c, Dest{Client: t.Assistant.Name, Scope: string(t.Scope), Project: env.ProjectDir})
 			if err != nil {
 				return err
 			}
@@ -155,8 +155,8 @@ func (p Program) name(c *cli.Context) string {
 
 // server builds the server init registers, but for the arguments of
 // p.FlagArgs, which depend on the file.
-func (p Program) server(c *cli.Context) (installer.Server, error) {
-	s := installer.Server{Name: p.name(c)}
+func (p Program) server(c *cli.Context) (installer.Entry, error) {
+	s := installer.Entry{Name: p.name(c)}
 	if s.Name == "" {
 		return s, usagef("--name must not be empty")
 	}

@@ -67,7 +67,7 @@ func TestHostInit(t *testing.T) {
 		t.Fatalf("init printed %s (%v), want one added change for demo", out, err)
 	}
 	var file struct {
-		McpServers map[string]installer.Server `json:"mcpServers"`
+		McpServers map[string]installer.Entry `json:"mcpServers"`
 	}
 	b, err := os.ReadFile(filepath.Join(proj, ".mcp.json"))
 	if err != nil {
@@ -126,7 +126,7 @@ func TestCommandsPassFlags(t *testing.T) {
 		t.Fatalf("init: %v\n%s", err, out.String())
 	}
 	var file struct {
-		McpServers map[string]installer.Server `json:"mcpServers"`
+		McpServers map[string]installer.Entry `json:"mcpServers"`
 	}
 	b, err := os.ReadFile(filepath.Join(proj, ".mcp.json"))
 	if err != nil {

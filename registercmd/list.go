@@ -50,7 +50,7 @@ func runList(c *cli.Context) error {
 	}
 	rows := []listed{}
 	bad := 0
-	for _, cl := range installer.Clients() {
+	for _, cl := range installer.Assistants() {
 		for _, s := range cl.Scopes() {
 			t, err := cl.Target(env, s)
 			if err != nil {
@@ -97,7 +97,7 @@ func runList(c *cli.Context) error {
 				if s.Ours {
 					mark = "[ours]"
 				}
-				fmt.Fprintf(w, "    %s %s %s\n", mark, s.Name, commandLine(s.Server))
+				fmt.Fprintf(w, "    %s %s %s\n", mark, s.Name, commandLine(s.Entry))
 				for _, k := range sortedKeys(s.Env) {
 					fmt.Fprintf(w, "             %s=%s\n", k, s.Env[k])
 				}
@@ -119,7 +119,7 @@ func plural(n int, what string) string {
 
 // commandLine shows a server's command for people, quoting words with
 // spaces or quotes.
-func commandLine(s installer.Server) string {
+func commandLine(s installer.Entry) string {
 	words := append([]string{s.Command}, s.Args...)
 	for i, w := range words {
 		if w == "" || strings.ContainsAny(w, " \t\"'\\") {

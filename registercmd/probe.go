@@ -33,14 +33,14 @@ type health struct {
 // environment on top of this process's, in dir when s names no directory),
 // performs the MCP handshake and lists its tools, all within timeout, then
 // stops it.
-func probe(ctx context.Context, s installer.Server, dir string, timeout time.Duration) health {
+func probe(ctx context.Context, s installer.Entry, dir string, timeout time.Duration) health {
 	start := time.Now()
 	h := handshake(ctx, s, dir, timeout)
 	h.Millis = time.Since(start).Milliseconds()
 	return h
 }
 
-func handshake(ctx context.Context, s installer.Server, dir string, timeout time.Duration) (h health) {
+func handshake(ctx context.Context, s installer.Entry, dir string, timeout time.Duration) (h health) {
 	if s.Command == "" {
 		return health{Problem: "not found", Detail: "the entry has no command, so the client cannot start it"}
 	}

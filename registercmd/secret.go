@@ -13,20 +13,20 @@ import (
 // a file that is shared with everyone who has the project (project
 // scope), and says how to reference a variable instead in the client's
 // own syntax.
-func secretWarnings(t *installer.Target, s installer.Server) []string {
+func secretWarnings(t *installer.Target, s installer.Entry) []string {
 	var out []string
-	where := fmt.Sprintf("%s %s (%s), a file shared with everyone who has the project", t.Client.Name, t.Scope, t.File)
+	where := fmt.Sprintf("%s %s (%s), a file shared with everyone who has the project", t.Assistant.Name, t.Scope, t.File)
 	for _, k := range sortedKeys(s.Env) {
 		if !looksSecret(k, s.Env[k]) {
 			continue
 		}
 		w := fmt.Sprintf("--env %s looks like a secret and is written in plain text to %s; ", k, where)
-		if ref := t.Client.EnvRef(k); ref != "" {
-			w += fmt.Sprintf("reference the variable instead, which %s reads from its own environment: --env '%s=%s'", t.Client.Title, k, ref)
-		} else if t.Client.Name == "codex" {
-			w += fmt.Sprintf("%s has no variable syntax but passes variables through: leave --env %s out and add env_vars = [%q] to the entry", t.Client.Title, k, k)
+		if ref := t.Assistant.EnvRef(k); ref != "" {
+			w += fmt.Sprintf("reference the variable instead, which %s reads from its own environment: --env '%s=%s'", t.Assistant.Title, k, ref)
+		} else if t.Assistant.Name == "codex" {
+			w += fmt.Sprintf("%s has no variable syntax but passes variables through: leave --env %s out and add env_vars = [%q] to the entry", t.Assistant.Title, k, k)
 		} else {
-			w += fmt.Sprintf("%s has no variable syntax: register with --scope user, a file of yours alone, instead", t.Client.Title)
+			w += fmt.Sprintf("%s has no variable syntax: register with --scope user, a file of yours alone, instead", t.Assistant.Title)
 		}
 		out = append(out, w)
 	}
