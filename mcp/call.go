@@ -117,8 +117,8 @@ func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
 		ss.reply(id, nil, errorf(CodeInvalidParams, "unknown tool %q: call tools/list for the tools this server has", p.Name))
 		return
 	}
-	req := &CallRequest{Name: p.Name, Arguments: p.Arguments, ss: ss, id: id, logLevel: ss.logLevel.Load()}
-	if v, _ := ss.version.Load().(string); v != "" {
+	req := &CallRequest{Name: p.Name, Arguments: p.Arguments, ss: ss, id: id, logLevel: ss.logLevel}
+	if v := ss.version; v != "" {
 		req.ProtocolVersion = v
 	}
 	if p.Meta != nil {

@@ -78,7 +78,7 @@ func (ss *session) request(id ID, method string, params json.RawMessage) {
 		ss.reply(id, nil, errorf(CodeMethodNotFound, "method not found: %s", method))
 		return
 	}
-	if !ss.initialized.Load() {
+	if !ss.initialized {
 		ss.reply(id, nil, errorf(CodeInvalidRequest, "invalid request: %s before initialize; send initialize first, or (revision 2026-07-28) carry _meta[%q]",
 			method, metaProtocolVersion))
 		return
@@ -96,7 +96,7 @@ func (ss *session) request(id ID, method string, params json.RawMessage) {
 			ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: level must be one of %s", levelNames))
 			return
 		}
-		ss.logLevel.Store(p.Level.rank())
+		ss.logLevel = p.Level.rank()
 		ss.reply(id, struct{}{}, nil)
 	}
 }
@@ -180,7 +180,7 @@ type discoverResult struct {
 // Params that are not an InitializeRequest's are refused and leave the
 // session uninitialized, so that a valid initialize may follow.
 func (ss *session) initialize(id ID, params json.RawMessage) {
-	if ss.initialized.Load() {
+	if ss.initialized {
 		ss.reply(id, nil, errorf(CodeInvalidRequest, "invalid request: the session is already initialized"))
 		return
 	}
@@ -199,14 +199,14 @@ func (ss *session) initialize(id ID, params json.RawMessage) {
 	if slices.Contains(legacyVersions, p.ProtocolVersion) {
 		version = p.ProtocolVersion
 	}
-	ss.version.Store(version)
+	ss.version = version
 	ss.reply(id, &InitializeResult{
 		ProtocolVersion: version,
 		Capabilities:    capabilities,
 		ServerInfo:      ss.srv.info,
 		Instructions:    ss.srv.opts.Instructions,
 	}, nil)
-	ss.initialized.Store(true)
+	ss.initialized = true
 }
 
 // initializeSchema is the shape of InitializeRequest's params that every

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -28,10 +27,6 @@ type session struct {
 	ctx    context.Context // parent of every call's context
 	cancel context.CancelFunc
 
-	initialized atomic.Bool // initialize has been answered (legacy era)
-	version     atomic.Value
-	logLevel    atomic.Int32 // legacy logging/setLevel; levelOff when unset
-
 	mu       sync.Mutex
 	inflight map[string]*call // tools/call not yet answered, by ID.key
 	stopping bool             // no more messages are dispatched
@@ -42,8 +37,11 @@ type session struct {
 	readErr chan error // how reading ended
 
 	// Only the goroutine that reads uses these.
-	batch *batch // the batch being dispatched
-	next  *call  // a call to run once the message is dispatched
+	initialized bool   // initialize has been answered (legacy era)
+	version     string // the revision initialize agreed on
+	logLevel    int32  // legacy logging/setLevel; levelOff when unset
+	batch       *batch // the batch being dispatched
+	next        *call  // a call to run once the message is dispatched
 }
 
 // call is a tools/call that has not been answered.
@@ -66,7 +64,7 @@ func newSession(s *Server, w io.Writer) *session {
 		readErr:  make(chan error, 1),
 	}
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
-	ss.logLevel.Store(levelOff)
+	ss.logLevel = levelOff
 	return ss
 }
 
@@ -219,7 +217,7 @@ func (ss *session) refuse(line []byte, typeErr *json.UnmarshalTypeError) {
 // and the replies (none for notifications) go back as one array once every
 // call in the batch has answered. Other revisions have no batches.
 func (ss *session) handleBatch(line []byte) {
-	if v, _ := ss.version.Load().(string); !ss.initialized.Load() || v != "2025-03-26" {
+	if !ss.initialized || ss.version != "2025-03-26" {
 		ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported; send one message per line"))
 		return
 	}
