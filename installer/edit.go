@@ -104,6 +104,21 @@ func (t *Target) editOnce(o Options, name, real string, f func(d document, real 
 	}
 	ch := &Change{Client: t.Assistant.Name, Scope: t.Scope, File: t.File, Name: name, Action: p.action, DryRun: o.DryRun, Created: !existed}
 	if p.out == nil {
+		if p.action == "unchanged" && p.sum != "" && !o.DryRun {
+			// Already there as init would write it: the user vouches for
+			// it now, so the ledger records it (doctor trusts recorded
+			// project entries), keeping what an earlier add may undo.
+			last, ok := lastRecord(o.StateDir, real, t.Container, name)
+			if !ok || last.Action != "add" || last.Sum != p.sum {
+				r := record{Time: o.now().UTC(), File: real, Container: t.Container, Name: name, Command: p.command, Sum: p.sum, Action: "add"}
+				if ok && last.Action == "add" {
+					r.Created, r.Empty = last.Created, last.Empty
+				}
+				if err := appendRecord(o.StateDir, r); err != nil {
+					return ch, fmt.Errorf("%s: recording the entry in %s failed: %w", t.File, o.StateDir, err)
+				}
+			}
+		}
 		return ch, nil
 	}
 	if err := t.verify(doc, p, name); err != nil {
@@ -279,7 +294,7 @@ func (t *Target) Add(s Entry, o Options) (*Change, error) {
 				return plan{}, err
 			}
 			if serverOf(x.name, v).same(s) {
-				return plan{action: "unchanged"}, nil
+				return plan{action: "unchanged", command: s.Command, sum: s.sum()}, nil
 			}
 			p.action = "replaced"
 			if !o.Force {
