@@ -147,7 +147,7 @@ func prefixID(prefix []byte) ID {
 // is always valid UTF-8 (RFC 8259 §8.1): encoding/json replaces invalid
 // UTF-8 in the strings it encodes, but passes raw JSON (a request id or a
 // progress token echoed as the client sent it, a [json.RawMessage] in a
-// result) through as it is, so any invalid sequence left is replaced by
+// result) through as it is, so any invalid byte left is replaced by
 // the escape \ufffd. Such bytes can only be inside strings, since the
 // encoder checked that raw JSON is JSON, so the line stays valid JSON.
 func encodeLine(v any) ([]byte, error) {
@@ -158,10 +158,22 @@ func encodeLine(v any) ([]byte, error) {
 		return nil, err
 	}
 	b := buf.Bytes()
-	if !utf8.Valid(b) {
-		b = bytes.ToValidUTF8(b, []byte(`\ufffd`))
+	if utf8.Valid(b) {
+		return b, nil
 	}
-	return b, nil
+	// One \ufffd per invalid byte, as encoding/json decodes them, so that
+	// an echoed id still equals the id the server read.
+	valid := make([]byte, 0, len(b)+16)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n == 1 {
+			valid = append(valid, `\ufffd`...)
+		} else {
+			valid = append(valid, b[:n]...)
+		}
+		b = b[n:]
+	}
+	return valid, nil
 }
 
 // lineWriter writes one JSON message per line, each with a single Write, so
