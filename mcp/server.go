@@ -229,9 +229,10 @@ func (s *Server) listPage(cursor string) (json.RawMessage, string, error) {
 // Serve runs one MCP session over r and w until r ends or ctx is done, then
 // lets running calls finish (bounded by [ServerOptions.DrainTimeout], or
 // [ServerOptions.ShutdownTimeout] when ctx was cancelled), writes their
-// replies and returns. It returns nil
-// at the end of input or cancellation, and an error when writing fails or
-// reading fails other than by reaching the end.
+// replies and returns. It returns nil at the end of input or cancellation,
+// and an error when writing fails, when a write is still blocked at the
+// end of that bound (a client that stopped reading: Serve gives up on it
+// rather than wait), or when reading fails other than by reaching the end.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return newSession(s, w).serve(ctx, r)
 }
