@@ -18,6 +18,12 @@ import (
 // rigor, commitbrief and standin; goappPath is examples/goapp.
 var binPath, binDir, standinDir, goappPath string
 
+// coverDir is $MCPSHIP_COVERDIR. When it is set (scripts/test.sh sets it),
+// mcpship and goapp are built with -cover and write their coverage data
+// there ($GOCOVERDIR, which every command the tests run must get), so that
+// what the end-to-end tests exercise counts in the coverage report.
+var coverDir = os.Getenv("MCPSHIP_COVERDIR")
+
 func TestMain(m *testing.M) {
 	os.Exit(buildAndRun(m))
 }
@@ -37,12 +43,25 @@ func buildAndRun(m *testing.M) int {
 	standinDir = filepath.Join(dir, "standin")
 	goappPath = filepath.Join(dir, "goapp"+exeSuffix())
 	standin := filepath.Join(standinDir, "standin"+exeSuffix())
-	for _, b := range []struct{ out, pkg string }{
-		{binPath, "github.com/mcpship/mcpship/cmd/mcpship"},
-		{standin, "github.com/mcpship/mcpship/tests/standin"},
-		{goappPath, "github.com/mcpship/mcpship/examples/goapp"},
+	if coverDir != "" {
+		if err := os.Setenv("GOCOVERDIR", coverDir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	for _, b := range []struct {
+		out, pkg string
+		cover    bool
+	}{
+		{binPath, "github.com/mcpship/mcpship/cmd/mcpship", true},
+		{standin, "github.com/mcpship/mcpship/tests/standin", false},
+		{goappPath, "github.com/mcpship/mcpship/examples/goapp", true},
 	} {
-		build := exec.Command("go", "build", "-o", b.out, b.pkg)
+		args := []string{"build", "-o", b.out}
+		if b.cover && coverDir != "" {
+			args = append(args, "-cover")
+		}
+		build := exec.Command("go", append(args, b.pkg)...)
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n", b.pkg, err)
@@ -81,6 +100,9 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("EXAMPLES", examples)
+			if coverDir != "" {
+				env.Setenv("GOCOVERDIR", coverDir)
+			}
 			return nil
 		},
 	})

@@ -34,6 +34,9 @@ func (s sandbox) cmd(args ...string) *exec.Cmd {
 	c := exec.Command(binPath, args...)
 	c.Dir = s.proj
 	c.Env = []string{"HOME=" + s.home, "XDG_CONFIG_HOME=" + filepath.Join(s.home, ".config"), "PATH=" + os.Getenv("PATH")}
+	if coverDir != "" {
+		c.Env = append(c.Env, "GOCOVERDIR="+coverDir)
+	}
 	return c
 }
 
