@@ -24,14 +24,10 @@ set -eu
 say() { printf 'install-clients: %s\n' "$*" >&2; }
 die() { say "ERROR: $*"; exit 1; }
 
+# skipped WHAT WHY reports, on one line, clients that could not be installed,
+# and stops: the real-client tests that need them skip.
 skipped() {
-	say ""
-	say "**********************************************************************"
-	say "SKIPPED: $*"
-	say "SKIPPED: the real-client tests that need it will skip too;"
-	say "SKIPPED: run scripts/install-clients.sh again once the registry is reachable."
-	say "**********************************************************************"
-	say ""
+	say "SKIPPED: $1: $2; run scripts/install-clients.sh again once that is fixed"
 	exit 0
 }
 
@@ -76,7 +72,7 @@ install_group() {
 		</dev/null >"$log" 2>&1; then
 		cat "$log" >&2
 		if unreachable "$log"; then
-			skipped "the npm registry ($(npm config get registry 2>/dev/null)) cannot be reached; the $name client group was not installed"
+			skipped "the $name client group" "the npm registry ($(npm config get registry 2>/dev/null)) cannot be reached ($(grep -m1 -o 'reason: .*\|code E[A-Z_]*' "$log"))"
 		fi
 		die "npm install for $name failed (output above)"
 	fi
@@ -123,7 +119,7 @@ main() {
 	cache=${MCPSHIP_CACHE:-${HOME:?HOME is not set; set HOME or MCPSHIP_CACHE}/.cache/mcpship}
 	clients=$cache/clients
 	if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-		skipped "node and npm are not on PATH (install Node.js 20 or later with npm); no client was installed"
+		skipped "every real client" "node and npm are not on PATH (install Node.js 20 or later with npm)"
 	fi
 	log=$(mktemp) || die "cannot create a temporary file; check TMPDIR"
 	trap 'rm -f "$log"' EXIT

@@ -1,18 +1,21 @@
 #!/bin/sh
-# install-tools.sh installs the tools that the distribution tests in
-# tests/dist need: goreleaser and actionlint (pinned), shellcheck, dash and
-# busybox.
+# install-tools.sh installs the tools that scripts/test.sh needs beyond Go:
+# goreleaser and actionlint (the distribution tests in tests/dist),
+# staticcheck and deadcode (static checks), all pinned; and shellcheck, dash
+# and busybox (install.sh is checked with shellcheck and run under dash and
+# busybox sh).
 #
 #   sh scripts/install-tools.sh
 #
-# goreleaser and actionlint are built with "go install" into $MCPSHIP_CACHE/tools
-# (default ~/.cache/mcpship/tools); the tests look for it there. The others
+# The pinned Go tools are built with "go install" into $MCPSHIP_CACHE/tools
+# (default ~/.cache/mcpship/tools), where the tests look for them. The others
 # come from apt-get when they are missing from PATH, which needs root (or
 # password-less sudo) on a Debian-like system.
 #
-# The script is idempotent: a second run installs nothing. It exits 0 with a
-# "SKIPPED:" line only when a package registry cannot be reached; any other
-# failure exits 1.
+# The script is idempotent: a second run installs nothing. A tool it cannot
+# install (no root for apt-get, no apt-get, a registry out of reach) gets one
+# "SKIPPED: <tool>: <why>" line and the script goes on; the tests that need
+# that tool skip. It exits 1 only on other failures.
 set -eu
 
 # GoReleaser v2.16.0: v2.15.1 rewrites checksums.txt after signing it, and
@@ -25,16 +28,18 @@ GORELEASER_VERSION=v2.16.0
 ACTIONLINT_MODULE=github.com/rhysd/actionlint
 ACTIONLINT_VERSION=v1.7.12
 
+# staticcheck v0.7.0 (2026.1) and deadcode from x/tools v0.49.0: the last
+# releases that build with Go 1.25, the module's minimum.
+STATICCHECK_MODULE=honnef.co/go/tools
+STATICCHECK_VERSION=v0.7.0
+XTOOLS_MODULE=golang.org/x/tools
+XTOOLS_VERSION=v0.49.0
+
 say() { printf 'install-tools: %s\n' "$*" >&2; }
 die() { say "ERROR: $*"; exit 1; }
 
-skipped() {
-	say ""
-	say "SKIPPED: $*"
-	say "SKIPPED: the distribution tests will skip too; run this script again once the registry is reachable."
-	say ""
-	exit 0
-}
+# skip TOOL WHY reports a tool that could not be installed, on one line.
+skip() { say "SKIPPED: $1: $2"; }
 
 # unreachable reports whether the log file $1 shows a network failure rather
 # than a real error.
@@ -61,28 +66,34 @@ install_go_tool() {
 	if ! GOBIN=$tools go install "$package@$version" >"$log" 2>&1; then
 		cat "$log" >&2
 		if unreachable "$log"; then
-			skipped "the Go module proxy ($(go env GOPROXY)) cannot be reached; $name was not installed"
+			skip "$name" "the Go module proxy ($(go env GOPROXY)) cannot be reached; run this script again once it can"
+			return
 		fi
 		die "go install $package@$version failed (output above)"
 	fi
 	say "$name $version installed in $(elapsed "$start"): $bin"
 }
 
+# install_apt_tools installs those of shellcheck, dash and busybox that are
+# not on PATH with apt-get, or skips them when it cannot.
 install_apt_tools() {
 	missing=
-	command -v shellcheck >/dev/null 2>&1 || missing="$missing shellcheck"
-	command -v dash >/dev/null 2>&1 || missing="$missing dash"
-	command -v busybox >/dev/null 2>&1 || missing="$missing busybox"
+	for name in shellcheck dash busybox; do
+		command -v "$name" >/dev/null 2>&1 || missing="$missing $name"
+	done
 	if [ -z "$missing" ]; then
 		say "shellcheck, dash and busybox already on PATH"
 		return
 	fi
-	command -v apt-get >/dev/null 2>&1 ||
-		die "missing:$missing; apt-get is not available here, so install them with your package manager"
+	if ! command -v apt-get >/dev/null 2>&1; then
+		skip_each "not on PATH, and there is no apt-get here; install {} with your package manager"
+		return
+	fi
 	sudo=
 	if [ "$(id -u)" -ne 0 ]; then
 		if ! command -v sudo >/dev/null 2>&1 || ! sudo -n true 2>/dev/null; then
-			die "missing:$missing; installing them needs root: run this script as root or with sudo"
+			skip_each "not on PATH, and installing it needs root: sudo apt-get install {}"
+			return
 		fi
 		sudo="sudo -n"
 	fi
@@ -91,17 +102,27 @@ install_apt_tools() {
 	# apt-get update exits 0 even when it fetched nothing, so check its output.
 	if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q >"$log" 2>&1 || unreachable "$log"; then
 		cat "$log" >&2
-		unreachable "$log" && skipped "the Debian package repositories cannot be reached;$missing not installed"
-		die "apt-get update failed (output above)"
+		unreachable "$log" || die "apt-get update failed (output above)"
+		skip_each "the Debian package repositories cannot be reached; run this script again once they can"
+		return
 	fi
 	# $missing is a word list on purpose.
 	# shellcheck disable=SC2086
 	if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >"$log" 2>&1; then
 		cat "$log" >&2
-		unreachable "$log" && skipped "the Debian package repositories cannot be reached;$missing not installed"
-		die "apt-get install$missing failed (output above)"
+		unreachable "$log" || die "apt-get install$missing failed (output above)"
+		skip_each "the Debian package repositories cannot be reached; run this script again once they can"
+		return
 	fi
 	say "installed$missing in $(elapsed "$start")"
+}
+
+# skip_each WHY skips each tool in $missing for the same reason; "{}" in WHY
+# stands for the tool's name.
+skip_each() {
+	for name in $missing; do
+		skip "$name" "$(printf '%s\n' "$1" | sed "s/{}/$name/g")"
+	done
 }
 
 main() {
@@ -113,8 +134,10 @@ main() {
 	all=$(date +%s)
 	install_go_tool goreleaser "$GORELEASER_MODULE" "$GORELEASER_MODULE" "$GORELEASER_VERSION"
 	install_go_tool actionlint "$ACTIONLINT_MODULE" "$ACTIONLINT_MODULE/cmd/actionlint" "$ACTIONLINT_VERSION"
+	install_go_tool staticcheck "$STATICCHECK_MODULE" "$STATICCHECK_MODULE/cmd/staticcheck" "$STATICCHECK_VERSION"
+	install_go_tool deadcode "$XTOOLS_MODULE" "$XTOOLS_MODULE/cmd/deadcode" "$XTOOLS_VERSION"
 	install_apt_tools
-	say "all tools ready in $(elapsed "$all"); tests find goreleaser and actionlint in $tools"
+	say "done in $(elapsed "$all"); the Go tools are in $tools"
 }
 
 main "$@"

@@ -26,11 +26,7 @@ trap 'rm -f "$log"' EXIT
 if ! (cd "$root/tests/realclients" && go mod download) >"$log" 2>&1; then
 	cat "$log" >&2
 	if grep -Eqi 'dial tcp|no such host|connection refused|connection reset|i/o timeout|network is unreachable|TLS handshake timeout|proxyconnect' "$log"; then
-		say ""
-		say "**********************************************************************"
-		say "SKIPPED: the Go module proxy ($(go env GOPROXY)) cannot be reached, so the"
-		say "SKIPPED: real-client tests cannot build; none of them ran."
-		say "**********************************************************************"
+		say "SKIPPED: every real-client test: the Go module proxy ($(go env GOPROXY)) cannot be reached, so they cannot build"
 		exit 0
 	fi
 	say "ERROR: go mod download in tests/realclients failed (output above)"
