@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -154,6 +156,52 @@ func TestClientThatStopsReadingDoesNotBlockShutdown(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestClientThatSendsWithoutReadingIsSlowedDown sends many pings and reads
+// none of the replies: the replies waiting to be written are bounded, so
+// the server stops reading until the client reads, and then every reply
+// arrives.
+func TestClientThatSendsWithoutReadingIsSlowedDown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const n = 60_000 // about 2.5 MB of replies
+		srv := newTestServer(t, nil)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		p := servePipes(ctx, srv)
+		r := bufio.NewReader(p.outR)
+		p.send(t, initLine)
+		r.ReadString('\n')
+		var sent atomic.Int64
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for i := range n {
+				if _, err := fmt.Fprintf(p.inW, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i+1); err != nil {
+					return
+				}
+				sent.Add(1)
+			}
+		}()
+		synctest.Wait() // everything is blocked: the client reads nothing
+		if got := sent.Load(); got == n {
+			t.Fatalf("all %d pings were read while no reply was: the replies queue without bound", n)
+		}
+		for i := range n {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatalf("reply %d: %v", i+1, err)
+			}
+			if want := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`, i+1); strings.TrimSpace(line) != want {
+				t.Fatalf("reply %d = %s, want %s", i+1, line, want)
+			}
+		}
+		<-done
+		p.inW.Close()
+		if err := <-p.served; err != nil {
+			t.Errorf("Serve = %v", err)
+		}
+	})
 }
 
 // TestOutputIsValidUTF8 checks that a request id with invalid UTF-8, which

@@ -211,10 +211,14 @@ func (lw *lineWriter) write(v any) error {
 // behind a Write go out together. The reader only queues (post) and leaves
 // the writing to another goroutine, so that a client that stops reading
 // cannot keep it from seeing the end of its input; and closing needs no
-// lock that a blocked Write holds.
+// lock that a blocked Write holds. The queue is bounded: while it holds
+// maxQueued bytes or more, a new message waits for the writer to take it,
+// so a client that sends without reading slows itself, not the server's
+// memory.
 type output struct {
 	w      io.Writer
 	mu     sync.Mutex
+	room   sync.Cond     // signalled when the writer takes the queue, or on close
 	queue  []byte        // lines not yet written
 	spare  []byte        // the last written buffer, for reuse
 	busy   bool          // a goroutine is writing the queue
@@ -224,8 +228,14 @@ type output struct {
 	broken chan struct{} // closed on the first write error
 }
 
+// maxQueued is how many bytes of messages may wait for the writer before
+// a new one waits for room.
+const maxQueued = 1 << 20
+
 func newOutput(w io.Writer) *output {
-	return &output{w: w, broken: make(chan struct{})}
+	o := &output{w: w, broken: make(chan struct{})}
+	o.room.L = &o.mu
+	return o
 }
 
 // send queues a message and, unless another goroutine is writing, writes
@@ -243,6 +253,9 @@ func (o *output) put(v any, async bool) error {
 		return err
 	}
 	o.mu.Lock()
+	for len(o.queue) >= maxQueued && !o.closed && o.err == nil {
+		o.room.Wait()
+	}
 	if o.closed || o.err != nil {
 		o.mu.Unlock()
 		return nil
@@ -269,6 +282,7 @@ func (o *output) flush() {
 	for len(o.queue) > 0 && o.err == nil {
 		buf := o.queue
 		o.queue = o.spare[:0]
+		o.room.Broadcast()
 		o.mu.Unlock()
 		_, err := o.w.Write(buf)
 		o.mu.Lock()
@@ -280,6 +294,7 @@ func (o *output) flush() {
 			o.err = err
 			o.queue = nil
 			close(o.broken)
+			o.room.Broadcast()
 		}
 	}
 	o.busy = false
@@ -294,6 +309,7 @@ func (o *output) flush() {
 func (o *output) close(bound <-chan struct{}) error {
 	o.mu.Lock()
 	o.closed = true
+	o.room.Broadcast()
 	if !o.busy {
 		defer o.mu.Unlock()
 		return o.err
