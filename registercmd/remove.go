@@ -75,6 +75,9 @@ func runRestore(c *cli.Context) error {
 			for _, b := range bs {
 				fmt.Fprintf(c.App.Writer, "  %s\n", b.Path)
 			}
+			if len(bs) == 0 {
+				fmt.Fprintln(c.App.Writer, "  (none)")
+			}
 		}
 		return t.Restore(c.String("backup"), o)
 	})
