@@ -42,14 +42,12 @@ func Doctor(p *Program) *cli.Command {
 			"them runs the project's commands with your environment.\n" +
 			"Exits 1 when a server that was started fails, or when --name names no registered server.",
 		ArgsUsage: " ",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "client", Usage: "only these assistants, comma-separated (default: all)"},
-			&cli.StringFlag{Name: "scope", Usage: "only this scope: project, user or local (default: all)"},
+		Flags: append(append(filterFlags(),
 			nameFlag,
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "time each server has to answer"},
 			&cli.IntFlag{Name: "parallel", Value: 4, Usage: "servers checked at once"},
 			&cli.BoolFlag{Name: "project-servers", Usage: "also start project-scope servers that mcpship did not write (commands that came with the project)"},
-		}, commonFlags()...),
+		), commonFlags()...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
 			name := c.String("name")
@@ -84,22 +82,9 @@ func runDoctor(c *cli.Context, name string) error {
 	if timeout <= 0 || c.Int("parallel") < 1 {
 		return usagef("--timeout and --parallel must be positive")
 	}
-	clients := installer.Assistants()
-	if names := c.String("client"); names != "" {
-		clients = nil
-		for _, n := range strings.Split(names, ",") {
-			cl, err := installer.LookupAssistant(strings.TrimSpace(n))
-			if err != nil {
-				return usagef("%v", err)
-			}
-			clients = append(clients, cl)
-		}
-	}
-	scope := installer.Scope(c.String("scope"))
-	switch scope {
-	case "", installer.ScopeProject, installer.ScopeUser, installer.ScopeLocal:
-	default:
-		return usagef("unknown --scope %q: use project, user or local", scope)
+	clients, scope, err := filters(c)
+	if err != nil {
+		return err
 	}
 	env, err := installer.OSEnv(c.String("project"))
 	if err != nil {

@@ -20,7 +20,7 @@ func List() *cli.Command {
 		ArgsUsage: " ",
 		Description: "Values of the servers' environment variables may be secrets: they are shown as\n" +
 			hidden + " unless --show-env is given; references to variables (${VAR}) are shown as they are.",
-		Flags:        append(commonFlags(), &cli.BoolFlag{Name: "show-env", Usage: "show the values of the servers' environment variables"}),
+		Flags:        append(append(commonFlags(), filterFlags()...), &cli.BoolFlag{Name: "show-env", Usage: "show the values of the servers' environment variables"}),
 		OnUsageError: onUsageError,
 		Action:       runList,
 	}
@@ -40,6 +40,10 @@ func runList(c *cli.Context) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
+	clients, scope, err := filters(c)
+	if err != nil {
+		return err
+	}
 	env, err := installer.OSEnv(c.String("project"))
 	if err != nil {
 		return err
@@ -50,8 +54,11 @@ func runList(c *cli.Context) error {
 	}
 	rows := []listed{}
 	bad := 0
-	for _, cl := range installer.Assistants() {
+	for _, cl := range clients {
 		for _, s := range cl.Scopes() {
+			if scope != "" && s != scope {
+				continue
+			}
 			t, err := cl.Target(env, s)
 			if err != nil {
 				rows = append(rows, listed{Client: cl.Name, Scope: s, Error: err.Error()})
@@ -120,6 +127,9 @@ func plural(n int, what string) string {
 // commandLine shows a server's command for people, quoting words with
 // spaces or quotes.
 func commandLine(s installer.Entry) string {
+	if s.Command == "" && s.URL != "" {
+		return s.URL // a remote server
+	}
 	words := append([]string{s.Command}, s.Args...)
 	for i, w := range words {
 		if w == "" || strings.ContainsAny(w, " \t\"'\\") {
@@ -146,4 +156,36 @@ func masked(env map[string]string) map[string]string {
 		}
 	}
 	return out
+}
+
+// filterFlags are list's and doctor's --client and --scope: which files
+// to look at, all by default.
+func filterFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "client", Usage: "only these assistants, comma-separated (default: all)"},
+		&cli.StringFlag{Name: "scope", Usage: "only this scope: project, user or local (default: all)"},
+	}
+}
+
+// filters returns the assistants and the scope that --client and --scope
+// choose; all assistants and "" (every scope) by default.
+func filters(c *cli.Context) ([]*installer.Assistant, installer.Scope, error) {
+	clients := installer.Assistants()
+	if names := c.String("client"); names != "" {
+		clients = nil
+		for _, n := range strings.Split(names, ",") {
+			cl, err := installer.LookupAssistant(strings.TrimSpace(n))
+			if err != nil {
+				return nil, "", usagef("%v", err)
+			}
+			clients = append(clients, cl)
+		}
+	}
+	scope := installer.Scope(c.String("scope"))
+	switch scope {
+	case "", installer.ScopeProject, installer.ScopeUser, installer.ScopeLocal:
+	default:
+		return nil, "", usagef("unknown --scope %q: use project, user or local", scope)
+	}
+	return clients, scope, nil
 }
