@@ -151,26 +151,12 @@ func (s *snapshot) replace(data []byte, mode, dirMode fs.FileMode) (err error) {
 			}
 		}
 	}
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if testHookReplace != nil {
-		testHookReplace(s.path)
-	}
-	if err = s.unchanged(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), s.path); err != nil {
-		return err
-	}
-	syncDir(dir)
-	return nil
+	return commit(f, data, s.path, func() error {
+		if testHookReplace != nil {
+			testHookReplace(s.path)
+		}
+		return s.unchanged()
+	})
 }
 
 // testHookReplace, if set, runs just before the final check of replace.
@@ -190,19 +176,31 @@ func writeNew(path string, data []byte, mode fs.FileMode) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
+	return commit(f, data, path, nil)
+}
+
+// commit writes data to the temporary file f, syncs and closes it, runs
+// check (if not nil) and renames f to path, then syncs path's directory.
+// The caller removes f if commit fails.
+func commit(f *os.File, data []byte, path string, check func() error) error {
+	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	if err = f.Sync(); err != nil {
+	if err := f.Sync(); err != nil {
 		return err
 	}
-	if err = f.Close(); err != nil {
+	if err := f.Close(); err != nil {
 		return err
 	}
-	if err = os.Rename(f.Name(), path); err != nil {
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
 		return err
 	}
-	syncDir(dir)
+	syncDir(filepath.Dir(path))
 	return nil
 }
 
