@@ -1,11 +1,9 @@
 package tests
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,22 +15,7 @@ import (
 // command runs, with increasing progress and the command's latest stderr
 // line, and that a call without a token gets none.
 func TestProgressWhileACommandRuns(t *testing.T) {
-	cmd := exec.Command(binPath, "serve", "--manifest", standinManifest, "--progress-interval", "50ms")
-	cmd.Env = append(os.Environ(), "PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	lines := make(chan string, 1000)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	cmd, stdin, lines := startRaw(t, "serve", "--manifest", standinManifest, "--progress-interval", "50ms")
 	send := func(v any) {
 		b, _ := json.Marshal(v)
 		if _, err := io.WriteString(stdin, string(b)+"\n"); err != nil {

@@ -264,22 +264,7 @@ func TestServeExitsOnEOFAndSignals(t *testing.T) {
 // is never answered, and a call still running when stdin closes is
 // answered before the server exits 0.
 func TestServeLongCallOnTheWire(t *testing.T) {
-	cmd := exec.Command(binPath, "serve", "--manifest", standinManifest)
-	cmd.Env = append(os.Environ(), "PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	lines := make(chan string, 100)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	cmd, stdin, lines := startRaw(t, "serve", "--manifest", standinManifest)
 	send := func(s string) {
 		if _, err := io.WriteString(stdin, s+"\n"); err != nil {
 			t.Fatal(err)
@@ -322,4 +307,29 @@ func TestServeLongCallOnTheWire(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("serve exit after EOF: %v", err)
 	}
+}
+
+// startRaw starts mcpship with args and the stand-in programs first on
+// PATH, and returns it, its standard input, and the lines it writes to
+// standard output. The process is killed when the test ends.
+func startRaw(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, <-chan string) {
+	t.Helper()
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = append(os.Environ(), "PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	lines := make(chan string, 1000)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	return cmd, stdin, lines
 }
