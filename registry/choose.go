@@ -1,0 +1,272 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Launchers are the programs that run each kind of package that
+// [Package.Launch] can start, by RegistryType.
+var Launchers = map[string]string{"npm": "npx", "pypi": "uvx", "oci": "docker"}
+
+// Choose returns the package to install on goos/goarch (values of
+// runtime.GOOS and runtime.GOARCH): an mcpb bundle for this platform
+// first, then an npm, PyPI or OCI package whose launcher (see Launchers)
+// have reports installed. Only packages spoken to over stdio qualify.
+// The error says why each package was passed over.
+//
+// server.json has no platform field, so a bundle's platform is read from
+// the words of its file name: linux, darwin (or macos, mac, osx),
+// windows (or win32, win64) and amd64 (x64, x86_64), arm64 (aarch64),
+// 386 (x86, i386). A bundle whose name has no such word runs anywhere; its
+// manifest's compatibility is checked once it is downloaded.
+func (s *Server) Choose(goos, goarch string, have func(launcher string) bool) (*Package, error) {
+	var why []string
+	best, bestScore := -1, 0
+	for i, p := range s.Packages {
+		if p.Transport.Type != "" && p.Transport.Type != "stdio" {
+			why = append(why, fmt.Sprintf("%s %s: its transport is %s; mcpship installs stdio servers", p.RegistryType, p.Identifier, p.Transport.Type))
+			continue
+		}
+		score := 0
+		switch p.RegistryType {
+		case "mcpb":
+			os, arch := platformOf(p.Identifier)
+			if (os != "" && os != goos) || (arch != "" && arch != goarch) {
+				why = append(why, fmt.Sprintf("mcpb %s: built for %s, this is %s/%s", p.Identifier, strings.Trim(os+"/"+arch, "/"), goos, goarch))
+				continue
+			}
+			score = 100
+			if os != "" {
+				score += 2
+			}
+			if arch != "" {
+				score++
+			}
+		case "npm", "pypi", "oci":
+			l := Launchers[p.RegistryType]
+			if !have(l) {
+				why = append(why, fmt.Sprintf("%s %s: it runs with %s, which is not installed", p.RegistryType, p.Identifier, l))
+				continue
+			}
+			score = 10 - slices.Index([]string{"npm", "pypi", "oci"}, p.RegistryType)
+		default:
+			why = append(why, fmt.Sprintf("%s %s: mcpship does not install %s packages", p.RegistryType, p.Identifier, p.RegistryType))
+			continue
+		}
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	if best >= 0 {
+		return &s.Packages[best], nil
+	}
+	if len(s.Packages) == 0 && len(s.Remotes) > 0 {
+		why = append(why, fmt.Sprintf("it is offered only as a remote server at %s, and mcpship does not write remote entries yet; "+
+			"add that URL with your assistant's own command (such as 'claude mcp add --transport http NAME URL')", s.Remotes[0].URL))
+	} else if len(s.Remotes) > 0 {
+		why = append(why, fmt.Sprintf("its remote server at %s: mcpship does not write remote entries yet", s.Remotes[0].URL))
+	}
+	if len(why) == 0 {
+		why = append(why, "its description lists no package")
+	}
+	return nil, fmt.Errorf("no package of %s %s can be installed here:\n  %s", s.Name, s.Version, strings.Join(why, "\n  "))
+}
+
+var (
+	osWords = map[string]string{
+		"linux": "linux", "darwin": "darwin", "macos": "darwin", "mac": "darwin", "osx": "darwin", "apple": "darwin",
+		"windows": "windows", "win32": "windows", "win64": "windows", "win": "windows",
+	}
+	archWords = map[string]string{
+		"amd64": "amd64", "x64": "amd64", "x86_64": "amd64", "arm64": "arm64", "aarch64": "arm64",
+		"386": "386", "x86": "386", "i386": "386", "i686": "386",
+	}
+	wordSep = regexp.MustCompile(`[^a-z0-9_]+|_`)
+)
+
+// platformOf reads a bundle's OS and architecture from the words of the
+// file name of its URL; "" where the name does not say.
+func platformOf(identifier string) (goos, goarch string) {
+	name := strings.ToLower(path.Base(identifier))
+	name = strings.NewReplacer("x86_64", "amd64", "x86-64", "amd64").Replace(name)
+	for _, w := range wordSep.Split(name, -1) {
+		if o, ok := osWords[w]; ok {
+			goos = o
+		}
+		if a, ok := archWords[w]; ok {
+			goarch = a
+		}
+	}
+	return goos, goarch
+}
+
+// A Need is an input of a package that the user may give a value for:
+// an environment variable (Key is its name) or an argument (Key is its
+// valueHint, or its name without dashes).
+type Need struct {
+	Key  string
+	Kind string // "environment variable" or "argument"
+	Input
+}
+
+// Needs returns the inputs of p that take a value from the user, in
+// order: its environment variables, then its arguments. Inputs with a
+// fixed value are not among them.
+func (p *Package) Needs() []Need {
+	var ns []Need
+	for _, v := range p.EnvironmentVariables {
+		if v.Value == "" {
+			ns = append(ns, Need{Key: v.Name, Kind: "environment variable", Input: v.Input})
+		}
+	}
+	for _, a := range slices.Concat(p.RuntimeArguments, p.PackageArguments) {
+		if a.Value == "" && a.key() != "" && (a.Type == "positional" || a.ValueHint != "" || a.IsRequired || a.Default != "") {
+			ns = append(ns, Need{Key: a.key(), Kind: "argument", Input: a.Input})
+		}
+	}
+	return ns
+}
+
+func (a Argument) key() string {
+	if a.ValueHint != "" {
+		return a.ValueHint
+	}
+	return strings.TrimLeft(a.Name, "-")
+}
+
+// A Launch is how to start a package: a command, its arguments and the
+// environment variables it needs.
+type Launch struct {
+	Command string
+	Args    []string
+	Env     map[string]string
+}
+
+// Launch returns how to start p (an npm, PyPI or OCI package) with
+// values, by the keys of [Package.Needs]; an input without a value takes
+// its default. A required input with neither is an error naming it.
+func (p *Package) Launch(values map[string]string) (*Launch, error) {
+	launcher := Launchers[p.RegistryType]
+	if launcher == "" {
+		return nil, fmt.Errorf("mcpship does not start %s packages", p.RegistryType)
+	}
+	if p.RuntimeHint != "" && p.RuntimeHint != launcher {
+		return nil, fmt.Errorf("the %s package %s asks for the runtime %q; mcpship starts %s packages with %s only", p.RegistryType, p.Identifier, p.RuntimeHint, p.RegistryType, launcher)
+	}
+	var missing []string
+	value := func(key string, in Input) string {
+		v := in.Value
+		if v == "" {
+			v = values[key]
+		}
+		if v == "" {
+			v = in.Default
+		}
+		if v == "" && in.IsRequired {
+			missing = append(missing, key)
+		}
+		return fill(v, in.Variables, values)
+	}
+	env := map[string]string{}
+	for _, v := range p.EnvironmentVariables {
+		if x := value(v.Name, v.Input); x != "" {
+			env[v.Name] = x
+		}
+	}
+	args := func(as []Argument) []string {
+		var out []string
+		for _, a := range as {
+			x := value(a.key(), a.Input)
+			switch {
+			case a.Type == "named" && x != "":
+				out = append(out, a.Name, x)
+			case a.Type == "named" && a.ValueHint == "" && !a.IsRequired:
+				out = append(out, a.Name) // a flag that takes no value
+			case x != "":
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	runtimeArgs, packageArgs := args(p.RuntimeArguments), args(p.PackageArguments)
+	if len(missing) > 0 {
+		return nil, &MissingError{Keys: missing}
+	}
+	l := &Launch{Command: launcher, Env: env}
+	switch p.RegistryType {
+	case "npm":
+		ref := p.Identifier
+		if p.Version != "" {
+			ref += "@" + p.Version
+		}
+		l.Args = slices.Concat([]string{"-y"}, runtimeArgs, []string{ref}, packageArgs)
+	case "pypi":
+		ref := p.Identifier
+		if p.Version != "" {
+			ref += "==" + p.Version
+		}
+		l.Args = slices.Concat(runtimeArgs, []string{ref}, packageArgs)
+	case "oci":
+		ref := p.Identifier
+		if p.Version != "" && !strings.ContainsAny(path.Base(ref), ":@") {
+			ref += ":" + p.Version
+		}
+		l.Args = append([]string{"run", "-i", "--rm"}, runtimeArgs...)
+		for _, k := range sortedKeys(env) {
+			l.Args = append(l.Args, "-e", k) // docker passes the value on from its own environment
+		}
+		l.Args = append(append(l.Args, ref), packageArgs...)
+	}
+	return l, nil
+}
+
+// A MissingError lists required inputs that have no value.
+type MissingError struct{ Keys []string }
+
+func (e *MissingError) Error() string {
+	return "no value for the required input " + strings.Join(e.Keys, ", ")
+}
+
+// IsMissing reports whether err is a [MissingError].
+func IsMissing(err error) bool {
+	var m *MissingError
+	return errors.As(err, &m)
+}
+
+var braces = regexp.MustCompile(`\{([a-zA-Z_][a-zA-Z0-9_]*)\}`)
+
+// fill replaces {name} in v by the value of variable name (from values,
+// else its default); an unknown name is left as it is.
+func fill(v string, vars map[string]Input, values map[string]string) string {
+	if len(vars) == 0 {
+		return v
+	}
+	return braces.ReplaceAllStringFunc(v, func(m string) string {
+		name := m[1 : len(m)-1]
+		in, ok := vars[name]
+		if !ok {
+			return m
+		}
+		if x := values[name]; x != "" {
+			return x
+		}
+		if in.Value != "" {
+			return in.Value
+		}
+		return in.Default
+	})
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
