@@ -305,10 +305,12 @@ func unpackFile(root *os.Root, zf *zip.File, name string) error {
 // ${DOCUMENTS}, ${DOWNLOADS} (the user's folders), ${pathSeparator} and
 // ${/}, and ${user_config.KEY}: values[KEY] (a string, float64, bool or
 // []string), else the setting's default (whose own variables are
-// replaced), else nothing. An argument that is exactly
-// ${user_config.KEY} of a list becomes one argument per item; elsewhere
-// a list is joined with commas. A required setting without a value, or an
-// unknown variable, is an error.
+// replaced). An argument that is exactly ${user_config.KEY} of a list
+// becomes one argument per item; elsewhere a list is joined with commas.
+// As in the official implementation (getMcpConfigForManifest in
+// github.com/modelcontextprotocol/mcpb), an optional setting without a
+// value and an unknown variable are left as written. A required setting
+// without a value is a [*MissingError].
 //
 // A binary server's relative command, and an argument that names a file
 // of the bundle, are made absolute under dir, since an assistant does not
@@ -337,7 +339,7 @@ func (m *Manifest) Launch(dir, platform string, values map[string]any) (command 
 		"DOCUMENTS": filepath.Join(home, "Documents"), "DOWNLOADS": filepath.Join(home, "Downloads"),
 		"pathSeparator": sep, "/": sep,
 	}
-	var missing, unknown []string
+	var missing []string
 	setting := func(key string) (any, bool) {
 		if v, ok := values[key]; ok {
 			return v, true
@@ -356,7 +358,10 @@ func (m *Manifest) Launch(dir, platform string, values map[string]any) (command 
 		return varRE.ReplaceAllStringFunc(s, func(v string) string {
 			name := v[2 : len(v)-1]
 			if key, ok := strings.CutPrefix(name, "user_config."); ok {
-				x, _ := setting(key)
+				x, ok := setting(key)
+				if !ok {
+					return v
+				}
 				items := list(x)
 				for i := range items {
 					items[i] = expand(items[i])
@@ -366,18 +371,18 @@ func (m *Manifest) Launch(dir, platform string, values map[string]any) (command 
 			if x, ok := vars[name]; ok {
 				return x
 			}
-			unknown = append(unknown, v)
 			return v
 		})
 	}
 	var out []string
 	for _, a := range args {
 		if key, ok := strings.CutPrefix(a, "${user_config."); ok && strings.HasSuffix(key, "}") && !strings.Contains(key, "${") {
-			x, _ := setting(strings.TrimSuffix(key, "}"))
-			for _, item := range list(x) {
-				out = append(out, expand(item))
+			if x, ok := setting(strings.TrimSuffix(key, "}")); ok {
+				for _, item := range list(x) {
+					out = append(out, expand(item))
+				}
+				continue
 			}
-			continue
 		}
 		a = expand(a)
 		if name := filepath.FromSlash(a); !filepath.IsAbs(name) && checkName(a) == nil {
@@ -401,12 +406,9 @@ func (m *Manifest) Launch(dir, platform string, values map[string]any) (command 
 		}
 		env = expanded
 	}
-	switch {
-	case len(missing) > 0:
+	if len(missing) > 0 {
 		slices.Sort(missing)
 		return "", nil, nil, &MissingError{Keys: slices.Compact(missing)}
-	case len(unknown) > 0:
-		return "", nil, nil, fmt.Errorf("mcp_config uses %s, which is not a variable of the MCPB specification", strings.Join(slices.Compact(unknown), ", "))
 	}
 	return command, out, env, nil
 }

@@ -257,8 +257,12 @@ func TestLaunch(t *testing.T) {
 	if _, _, _, err := m.Launch(dir, "linux", nil); !errors.As(err, &me) || me.Error() != "no value for the required setting token" {
 		t.Errorf("without the token: %v", err)
 	}
-	m.Server.MCPConfig.Args = append(m.Server.MCPConfig.Args, "${APPDATA}")
-	if _, _, _, err := m.Launch(dir, "linux", map[string]any{"token": "t"}); err == nil || !strings.Contains(err.Error(), "${APPDATA}, which is not a variable") {
-		t.Errorf("an unknown variable: %v", err)
+	// Unknown variables and optional settings without a value or a
+	// default stay as written.
+	m.Server.MCPConfig.Args = append(m.Server.MCPConfig.Args, "${APPDATA}", "${user_config.opt}", "-o=${user_config.opt}")
+	m.UserConfig["opt"] = UserConfig{Type: "string", Title: "Opt", Description: "d"}
+	_, args, _, err = m.Launch(dir, "linux", map[string]any{"token": "t"})
+	if want := []string{"${APPDATA}", "${user_config.opt}", "-o=${user_config.opt}"}; err != nil || !reflect.DeepEqual(args[len(args)-3:], want) {
+		t.Errorf("unknown variables: %q, %v", args, err)
 	}
 }
