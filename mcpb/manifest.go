@@ -6,15 +6,15 @@
 // (https://github.com/modelcontextprotocol/mcpb, MANIFEST.md), version
 // [ManifestVersion]; [Manifest.Check] applies the rules the specification
 // states; [Write] writes a bundle that is the same, byte for byte, for the
-// same inputs; [Manifest.Launch] gives the command a host runs for an
-// installed bundle.
+// same inputs; [ParseManifest] reads one back.
 //
-// Decoding a manifest.json with encoding/json keeps the fields this package
-// models and ignores the others (prompts, icons, _meta, ...), so bundles
-// made by other tools can be read too.
+// Decoding keeps the fields this package models and ignores the others
+// (prompts, icons, _meta, ...), so bundles made by other tools can be read
+// too.
 package mcpb
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -344,4 +344,17 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// ParseManifest decodes a manifest.json and checks it with
+// [Manifest.Check]. Fields this package does not model are ignored.
+func ParseManifest(data []byte) (*Manifest, error) {
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("manifest.json is not a bundle manifest: %w", err)
+	}
+	if err := m.Check(); err != nil {
+		return nil, err
+	}
+	return &m, nil
 }

@@ -201,3 +201,22 @@ func TestWriteRefuses(t *testing.T) {
 		})
 	}
 }
+
+func TestParseManifest(t *testing.T) {
+	data, _ := json.Marshal(valid())
+	// A field this package does not model, as other tools write.
+	data = append(data[:len(data)-1], `,"prompts":[{"name":"p","text":"t"}]}`...)
+	m, err := ParseManifest(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(m, valid()) {
+		t.Errorf("ParseManifest = %+v, want %+v", m, valid())
+	}
+	if _, err := ParseManifest([]byte(`{"name": 1}`)); err == nil || !strings.Contains(err.Error(), "not a bundle manifest") {
+		t.Errorf("ParseManifest(bad JSON) = %v", err)
+	}
+	if _, err := ParseManifest([]byte(`{}`)); err == nil || !strings.Contains(err.Error(), "name: required") {
+		t.Errorf("ParseManifest({}) = %v", err)
+	}
+}
