@@ -1,8 +1,10 @@
 // Package registercmd provides the commands that register an MCP server
 // with AI assistants, for urfave/cli/v2 apps: init, remove, restore, list
-// and doctor. mcpship has them all; an app that serves its own commands
-// over MCP (see package cliadapter) adds init, remove and doctor with
-// [Commands], which register the app itself.
+// and doctor; and tools and call, which start any stdio server, or a
+// registered one, and list or call its tools from a shell. mcpship has
+// them all; an app that serves its own commands over MCP (see package
+// cliadapter) adds init, remove and doctor with [Commands], which
+// register the app itself.
 //
 // Every change to a config file goes through package installer: the rest
 // of the file is kept byte for byte, a backup is taken first, and

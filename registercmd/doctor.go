@@ -90,45 +90,22 @@ func runDoctor(c *cli.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	state, err := env.StateDir()
+	named := name != "" && c.IsSet("name") // by the user, not as the program's default
+	regs, known, unreadable, err := registered(c, env, clients, scope, name)
 	if err != nil {
 		return err
 	}
-	named := name != "" && c.IsSet("name") // by the user, not as the program's default
 	var rows []*checked
-	known := map[string]bool{}
-	unreadable := 0
-	for _, cl := range clients {
-		for _, s := range cl.Scopes() {
-			if scope != "" && s != scope {
-				continue
-			}
-			t, err := cl.Target(env, s)
-			if err != nil {
-				continue // this scope does not exist on this OS
-			}
-			regs, _, err := t.Servers(state)
-			if err != nil {
-				fmt.Fprintf(c.App.ErrWriter, "%s: %v\n", c.App.Name, err)
-				unreadable++
-				continue
-			}
-			for _, r := range regs {
-				known[r.Name] = true
-				if name != "" && r.Name != name {
-					continue
-				}
-				row := &checked{Client: cl.Name, Scope: s, File: t.File, Server: r.Entry}
-				switch why := r.NotStdio(); {
-				case why != "":
-					row.Status, row.Reason = "skipped", why
-				case s == installer.ScopeProject && !r.Recorded && !named && !c.Bool("project-servers"):
-					// A file that came with the project, such as a clone.
-					row.Status, row.Reason, row.untrusted = "skipped", untrusted, true
-				}
-				rows = append(rows, row)
-			}
+	for _, r := range regs {
+		row := &checked{Client: r.client, Scope: r.scope, File: r.file, Server: r.Entry}
+		switch why := r.NotStdio(); {
+		case why != "":
+			row.Status, row.Reason = "skipped", why
+		case r.scope == installer.ScopeProject && !r.Recorded && !named && !c.Bool("project-servers"):
+			// A file that came with the project, such as a clone.
+			row.Status, row.Reason, row.untrusted = "skipped", untrusted, true
 		}
+		rows = append(rows, row)
 	}
 
 	probeAll(c.Context, rows, env.ProjectDir, timeout, c.Int("parallel"))
@@ -155,17 +132,67 @@ func runDoctor(c *cli.Context, name string) error {
 	}
 	switch {
 	case len(rows) == 0 && named:
-		if len(known) == 0 {
-			return fmt.Errorf("no server named %q: no MCP servers are registered here", name)
-		}
-		return fmt.Errorf("no server named %q is registered here; the registered ones are: %s",
-			name, strings.Join(slices.Sorted(maps.Keys(known)), ", "))
+		return notRegistered(name, known)
 	case failed > 0:
 		return fmt.Errorf("%d of %s failed the check", failed, plural(len(rows)-skipped, "server"))
 	case unreadable > 0:
 		return fmt.Errorf("%s could not be read", plural(unreadable, "config file"))
 	}
 	return nil
+}
+
+// found is a server registered in one of the files that --client and
+// --scope choose.
+type found struct {
+	installer.Registration
+	client string
+	scope  installer.Scope
+	file   string
+}
+
+// registered returns the servers registered under name ("" for every
+// server) in the files of clients in scope ("" for every scope), the names
+// of all the servers registered there, and how many files could not be
+// read; each of those is reported on standard error.
+func registered(c *cli.Context, env installer.Env, clients []*installer.Assistant, scope installer.Scope, name string) (regs []found, known []string, unreadable int, err error) {
+	state, err := env.StateDir()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	names := map[string]bool{}
+	for _, cl := range clients {
+		for _, s := range cl.Scopes() {
+			if scope != "" && s != scope {
+				continue
+			}
+			t, err := cl.Target(env, s)
+			if err != nil {
+				continue // this scope does not exist on this OS
+			}
+			rs, _, err := t.Servers(state)
+			if err != nil {
+				fmt.Fprintf(c.App.ErrWriter, "%s: %v\n", c.App.Name, err)
+				unreadable++
+				continue
+			}
+			for _, r := range rs {
+				names[r.Name] = true
+				if name == "" || r.Name == name {
+					regs = append(regs, found{Registration: r, client: cl.Name, scope: s, file: t.File})
+				}
+			}
+		}
+	}
+	return regs, slices.Sorted(maps.Keys(names)), unreadable, nil
+}
+
+// notRegistered is the error for a --name that names no registered
+// server; known are the names that are registered.
+func notRegistered(name string, known []string) error {
+	if len(known) == 0 {
+		return fmt.Errorf("no server named %q: no MCP servers are registered here", name)
+	}
+	return fmt.Errorf("no server named %q is registered here; the registered ones are: %s", name, strings.Join(known, ", "))
 }
 
 // probeAll probes the rows not skipped, parallel at a time.

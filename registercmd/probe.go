@@ -44,25 +44,13 @@ func handshake(ctx context.Context, s installer.Entry, dir string, timeout time.
 	if s.Command == "" {
 		return health{Problem: "not found", Detail: "the entry has no command, so the client cannot start it"}
 	}
-	cmd := exec.Command(s.Command, s.Args...)
-	cmd.Dir = dir
-	if s.Cwd != "" {
-		cmd.Dir = s.Cwd
-	}
-	cmd.Env = os.Environ()
-	for k, v := range s.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	c, err := mcp.StartCommand(cmd, &mcp.ClientOptions{
+	c, err := mcp.StartCommand(command(s, dir), &mcp.ClientOptions{
 		Info:             mcp.Implementation{Name: "mcpship-doctor", Version: "1"},
 		TerminateTimeout: time.Second,
 		Strict:           true,
 	})
 	if err != nil {
-		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
-			return health{Problem: "not found", Detail: fmt.Sprintf("cannot start %q: %v; is it installed, and on the PATH the assistant uses?", s.Command, err)}
-		}
-		return health{Problem: "not found", Detail: fmt.Sprintf("cannot start %q: %v", s.Command, err)}
+		return health{Problem: "not found", Detail: notStarted(s.Command, err, " the assistant uses")}
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -76,16 +64,8 @@ func handshake(ctx context.Context, s installer.Entry, dir string, timeout time.
 		}
 	}()
 	fail := func(step string, err error) health {
-		var rpcErr *mcp.Error
-		switch {
-		case errors.Is(err, context.DeadlineExceeded):
-			return health{Problem: "timed out", Detail: fmt.Sprintf("no answer to %s within %v", step, timeout)}
-		case errors.As(err, &rpcErr):
-			return health{Problem: "protocol error", Detail: fmt.Sprintf("%s: %v", step, err)}
-		case errors.Is(err, mcp.ErrConnectionClosed):
-			return health{Problem: "exited", Detail: fmt.Sprintf("the server stopped before answering %s", step)}
-		}
-		return health{Problem: "protocol error", Detail: strings.TrimPrefix(err.Error(), "mcp: ")}
+		problem, detail := failure(step, err, timeout)
+		return health{Problem: problem, Detail: detail}
 	}
 	init, err := c.Initialize(ctx, "")
 	if err != nil {
@@ -97,4 +77,45 @@ func handshake(ctx context.Context, s installer.Entry, dir string, timeout time.
 	}
 	return health{OK: true, ProtocolVersion: init.ProtocolVersion, ServerName: init.ServerInfo.Name,
 		ServerVersion: init.ServerInfo.Version, Tools: len(tools)}
+}
+
+// command returns the command that starts s as its client would: its
+// command and arguments, its environment on top of this process's, in its
+// directory or else in dir.
+func command(s installer.Entry, dir string) *exec.Cmd {
+	cmd := exec.Command(s.Command, s.Args...)
+	cmd.Dir = dir
+	if s.Cwd != "" {
+		cmd.Dir = s.Cwd
+	}
+	cmd.Env = os.Environ()
+	for k, v := range s.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	return cmd
+}
+
+// notStarted says why the command name could not be started; where is
+// whose PATH it was looked up in (" the assistant uses", or "").
+func notStarted(name string, err error, where string) string {
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return fmt.Sprintf("cannot start %q: %v; is it installed, and on the PATH%s?", name, err, where)
+	}
+	return fmt.Sprintf("cannot start %q: %v", name, err)
+}
+
+// failure classifies err, which a started server's client returned for
+// the request step: the problem ("timed out", "exited" or "protocol
+// error", as doctor reports them) and what happened, for people.
+func failure(step string, err error, timeout time.Duration) (problem, detail string) {
+	var rpcErr *mcp.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timed out", fmt.Sprintf("no answer to %s within %v", step, timeout)
+	case errors.As(err, &rpcErr):
+		return "protocol error", fmt.Sprintf("%s: %v", step, err)
+	case errors.Is(err, mcp.ErrConnectionClosed):
+		return "exited", fmt.Sprintf("the server stopped before answering %s", step)
+	}
+	return "protocol error", strings.TrimPrefix(err.Error(), "mcp: ")
 }

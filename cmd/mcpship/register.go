@@ -27,6 +27,8 @@ func registerCommands() []*cli.Command {
 		registercmd.Restore(),
 		registercmd.List(),
 		registercmd.Doctor(nil),
+		registercmd.Tools(),
+		registercmd.Call(),
 		completionCommand(),
 	}
 }

@@ -1,0 +1,405 @@
+package registercmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpship/mcpship/installer"
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// Tools returns the "tools" command, which starts an MCP server, given as
+// a command after "--" or registered under --name, and lists its tools.
+func Tools() *cli.Command {
+	return &cli.Command{
+		Name:      "tools",
+		Usage:     "start an MCP server and list its tools",
+		ArgsUsage: "[-- COMMAND ARGS... | --name NAME]",
+		Description: "Starts the server (a command after \"--\", run directly, or one registered with the\n" +
+			"assistants under --name, as doctor starts it), performs the MCP handshake and prints\n" +
+			"each tool: its name, title, description and inputs with their types, whether they are\n" +
+			"required, and their defaults. --json prints the tools as the server sent them.\n" +
+			"Exits 1 when the server cannot be started or does not answer, 64 on a usage error.",
+		Flags:        serverFlags(),
+		OnUsageError: onUsageError,
+		Action:       runTools,
+	}
+}
+
+// Call returns the "call" command, which starts an MCP server as [Tools]
+// does and calls one of its tools.
+func Call() *cli.Command {
+	return &cli.Command{
+		Name:      "call",
+		Usage:     "start an MCP server and call one of its tools",
+		ArgsUsage: "TOOL [ARGUMENTS] [-- COMMAND ARGS... | --name NAME]",
+		Description: "Calls TOOL with ARGUMENTS, a JSON object ('{\"path\": \"a.txt\"}'; {} when left out),\n" +
+			"@FILE to read them from a file, or - to read them from standard input. The server is\n" +
+			"started as by tools. Prints the result's text, then its structuredContent as indented\n" +
+			"JSON; --json prints the whole result as the server sent it. Flags go before TOOL.\n" +
+			"Exits 1 when the tool's result is an error (isError) or the server fails, 64 on a\n" +
+			"usage error: a tool the server does not have, arguments that are not a JSON object.",
+		Flags:        serverFlags(),
+		OnUsageError: onUsageError,
+		Action:       runCall,
+	}
+}
+
+func serverFlags() []cli.Flag {
+	return append(append([]cli.Flag{
+		&cli.StringFlag{Name: "name", Usage: "the server registered under this name (see 'list'), instead of a command after --"},
+	}, filterFlags()...),
+		&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "time the server has to start and answer everything, 0 for no limit"},
+		&cli.BoolFlag{Name: "show-stderr", Usage: "pass the server's standard error through as it comes; without it, its end is shown if the server fails"},
+		&cli.StringFlag{Name: "project", Usage: "project directory, to find --name in project and local scopes (default: the current directory)"},
+		&cli.BoolFlag{Name: "json", Usage: "print JSON for machines"},
+	)
+}
+
+func runTools(c *cli.Context) error {
+	ctx, cancel, err := withTimeout(c)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	s, err := start(ctx, c, c.Args().Slice())
+	if err != nil {
+		return err
+	}
+	raw, tools, err := s.tools(ctx)
+	if err != nil {
+		return err
+	}
+	s.Close()
+	if c.Bool("json") {
+		return printJSON(c.App.Writer, struct {
+			ProtocolVersion string             `json:"protocolVersion"`
+			ServerInfo      mcp.Implementation `json:"serverInfo"`
+			Instructions    string             `json:"instructions,omitempty"`
+			Tools           []json.RawMessage  `json:"tools"`
+		}{s.init.ProtocolVersion, s.init.ServerInfo, s.init.Instructions, raw})
+	}
+	return printTools(c.App.Writer, s.init, tools)
+}
+
+func runCall(c *cli.Context) error {
+	words, argv := c.Args().Slice(), []string(nil)
+	if i := slices.Index(words, "--"); i >= 0 {
+		words, argv = words[:i], words[i+1:]
+	}
+	if argv == nil && !c.IsSet("name") {
+		return usagef("name the tool, then the server: a command after \"--\" (%s call TOOL '{}' -- %s serve --manifest mcpship.json), or --name and the name of a registered one (see '%s list')",
+			c.App.Name, c.App.Name, c.App.Name)
+	}
+	for _, w := range words {
+		if strings.HasPrefix(w, "-") && w != "-" {
+			return usagef("%s: flags go before TOOL, as in '%s call --json TOOL ARGUMENTS -- COMMAND'", w, c.App.Name)
+		}
+	}
+	if len(words) == 0 || len(words) > 2 {
+		return usagef("call takes TOOL and at most one ARGUMENTS (a JSON object, quoted as one word) before \"--\", got %q", words)
+	}
+	tool, arg := words[0], ""
+	if len(words) == 2 {
+		arg = words[1]
+	}
+	args, err := arguments(c.App.Reader, arg, len(words) == 2)
+	if err != nil {
+		return err
+	}
+	ctx, cancel, err := withTimeout(c)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	s, err := start(ctx, c, argv)
+	if err != nil {
+		return err
+	}
+	_, tools, err := s.tools(ctx)
+	if err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(tools, func(t mcp.Tool) bool { return t.Name == tool }) {
+		s.Close()
+		if len(tools) == 0 {
+			return usagef("no tool named %q: %s has no tools", tool, s.what)
+		}
+		names := make([]string, len(tools))
+		for i, t := range tools {
+			names[i] = t.Name
+		}
+		return usagef("no tool named %q; %s has: %s", tool, s.what, strings.Join(names, ", "))
+	}
+	var raw json.RawMessage
+	if err := s.Call(ctx, "tools/call", map[string]any{"name": tool, "arguments": args}, &raw); err != nil {
+		return s.fail("tools/call", err)
+	}
+	s.Close()
+	var res toolResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return fmt.Errorf("%s: protocol error: the result of tools/call is not a CallToolResult: %v", s.what, err)
+	}
+	if c.Bool("json") {
+		err = printJSON(c.App.Writer, raw)
+	} else {
+		err = printResult(c.App.Writer, &res)
+	}
+	if err != nil {
+		return err
+	}
+	if res.IsError {
+		return fmt.Errorf("%s failed: its result is an error (isError)", tool)
+	}
+	return nil
+}
+
+// withTimeout returns the context of a run of tools or call, which ends
+// after --timeout.
+func withTimeout(c *cli.Context) (context.Context, context.CancelFunc, error) {
+	d := c.Duration("timeout")
+	switch {
+	case d < 0:
+		return nil, nil, usagef("--timeout must not be negative; 0 means no limit")
+	case d == 0:
+		ctx, cancel := context.WithCancel(c.Context)
+		return ctx, cancel, nil
+	}
+	ctx, cancel := context.WithTimeout(c.Context, d)
+	return ctx, cancel, nil
+}
+
+// arguments returns the JSON object of a call's arguments: arg itself, the
+// file it names after "@", or standard input for "-"; {} when not given.
+func arguments(stdin io.Reader, arg string, given bool) (json.RawMessage, error) {
+	if !given {
+		return json.RawMessage("{}"), nil
+	}
+	data, from := []byte(arg), "the arguments"
+	var err error
+	switch {
+	case arg == "-":
+		data, err = io.ReadAll(stdin)
+		from = "the arguments on standard input"
+	case strings.HasPrefix(arg, "@"):
+		data, err = os.ReadFile(arg[1:])
+		from = "the arguments in " + arg[1:]
+	}
+	if err != nil {
+		return nil, usagef("cannot read the arguments: %v", err)
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		var se *json.SyntaxError
+		if !errors.As(err, &se) {
+			return nil, usagef("%s are not valid JSON: %v", from, err)
+		}
+		line, col, text := position(data, se.Offset)
+		return nil, usagef("%s are not valid JSON: line %d, column %d: %v\n    %s\n    %s^",
+			from, line, col, err, text, strings.Repeat(" ", col-1))
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return nil, usagef("%s must be a JSON object, such as '{\"path\": \"a.txt\"}', not %s", from, jsonKind(v))
+	}
+	return data, nil
+}
+
+// position returns the line and column (both from 1, the column in bytes)
+// of the byte just before offset in data, where encoding/json stopped, and
+// that line's text.
+func position(data []byte, offset int64) (line, col int, text string) {
+	at := max(0, min(int(offset)-1, len(data)))
+	start := strings.LastIndexByte(string(data[:at]), '\n') + 1
+	end := len(data)
+	if i := strings.IndexByte(string(data[start:]), '\n'); i >= 0 {
+		end = start + i
+	}
+	return strings.Count(string(data[:start]), "\n") + 1, at - start + 1, strings.TrimRight(string(data[start:end]), "\r")
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return "null"
+}
+
+// server is a server that tools or call started, after the handshake.
+type server struct {
+	*mcp.Client
+	init    *mcp.InitializeResult
+	what    string // the server for people: its registered name, or its command line
+	timeout time.Duration
+}
+
+// start starts the server that argv (a command after "--") or --name
+// names and performs the MCP handshake within ctx.
+func start(ctx context.Context, c *cli.Context, argv []string) (*server, error) {
+	e, dir, err := chosen(c, argv)
+	if err != nil {
+		return nil, err
+	}
+	what := commandLine(e)
+	if len(argv) == 0 {
+		what = fmt.Sprintf("server %q", e.Name)
+	}
+	cmd := command(e, dir)
+	if c.Bool("show-stderr") {
+		cmd.Stderr = c.App.ErrWriter
+	}
+	mc, err := mcp.StartCommand(cmd, &mcp.ClientOptions{
+		Info:             mcp.Implementation{Name: c.App.Name, Version: c.App.Version},
+		TerminateTimeout: time.Second,
+		Strict:           true,
+	})
+	if err != nil {
+		if len(argv) > 0 {
+			return nil, usagef("%s", notStarted(e.Command, err, ""))
+		}
+		return nil, fmt.Errorf("%s: not found: %s", what, notStarted(e.Command, err, " the assistant uses"))
+	}
+	s := &server{Client: mc, what: what, timeout: c.Duration("timeout")}
+	if s.init, err = mc.Initialize(ctx, ""); err != nil {
+		return nil, s.fail("initialize", err)
+	}
+	return s, nil
+}
+
+// chosen returns the server to start: argv, in the current directory, or
+// the stdio server registered under --name in the files that --client and
+// --scope choose, with the directory doctor would start it in.
+func chosen(c *cli.Context, argv []string) (e installer.Entry, dir string, err error) {
+	name := c.String("name")
+	switch {
+	case c.IsSet("name") && len(argv) > 0:
+		return e, "", usagef("give either --name or a command after \"--\", not both")
+	case len(argv) > 0 && (c.IsSet("client") || c.IsSet("scope")):
+		return e, "", usagef("--client and --scope choose where to look for --name; a command after \"--\" is started as it is")
+	case len(argv) > 0:
+		return installer.Entry{Command: argv[0], Args: argv[1:]}, "", nil
+	case !c.IsSet("name"):
+		return e, "", usagef("name the server: a command after \"--\" (%s %s -- %s serve --manifest mcpship.json), or --name and the name of a registered one (see '%s list')",
+			c.App.Name, c.Command.Name, c.App.Name, c.App.Name)
+	case name == "":
+		return e, "", usagef("--name must not be empty")
+	}
+	clients, scope, err := filters(c)
+	if err != nil {
+		return e, "", err
+	}
+	env, err := installer.OSEnv(c.String("project"))
+	if err != nil {
+		return e, "", err
+	}
+	regs, known, _, err := registered(c, env, clients, scope, name)
+	switch {
+	case err != nil:
+		return e, "", err
+	case len(regs) == 0:
+		return e, "", notRegistered(name, known)
+	}
+	var local []found
+	for _, r := range regs {
+		if r.NotStdio() == "" {
+			local = append(local, r)
+		}
+	}
+	if len(local) == 0 {
+		r := regs[0]
+		return e, "", fmt.Errorf("%s %s: server %q in %s is %s; %s %s starts only local stdio servers",
+			r.client, r.scope, name, r.file, r.NotStdio(), c.App.Name, c.Command.Name)
+	}
+	for _, r := range local[1:] {
+		if !sameCommand(r.Entry, local[0].Entry) {
+			var each []string
+			for _, r := range local {
+				each = append(each, fmt.Sprintf("  %s %s (%s): %s", r.client, r.scope, r.file, commandLine(r.Entry)))
+			}
+			return e, "", usagef("servers with different commands are registered as %q; choose one with --client and --scope:\n%s",
+				name, strings.Join(each, "\n"))
+		}
+	}
+	return local[0].Entry, env.ProjectDir, nil
+}
+
+// sameCommand says whether a and b start the same program the same way.
+func sameCommand(a, b installer.Entry) bool {
+	return a.Command == b.Command && slices.Equal(a.Args, b.Args) && a.Cwd == b.Cwd &&
+		(len(a.Env) == 0 && len(b.Env) == 0 || reflect.DeepEqual(a.Env, b.Env))
+}
+
+// tools returns the server's tools as it sent them and decoded, following
+// pagination as [mcp.Client.ListTools] does.
+func (s *server) tools(ctx context.Context) ([]json.RawMessage, []mcp.Tool, error) {
+	var raw []json.RawMessage
+	cursor := ""
+	for {
+		var params any
+		if cursor != "" {
+			params = map[string]string{"cursor": cursor}
+		}
+		var page struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := s.Call(ctx, "tools/list", params, &page); err != nil {
+			return nil, nil, s.fail("tools/list", err)
+		}
+		raw = append(raw, page.Tools...)
+		if page.NextCursor == "" {
+			break
+		}
+		if page.NextCursor == cursor {
+			s.Close()
+			return nil, nil, fmt.Errorf("%s: protocol error: tools/list: the nextCursor does not advance (%q)", s.what, cursor)
+		}
+		cursor = page.NextCursor
+	}
+	tools := make([]mcp.Tool, len(raw))
+	for i, r := range raw {
+		if err := json.Unmarshal(r, &tools[i]); err != nil {
+			s.Close()
+			return nil, nil, fmt.Errorf("%s: protocol error: tools/list: tool %d: %v", s.what, i+1, err)
+		}
+	}
+	if raw == nil {
+		raw = []json.RawMessage{}
+	}
+	return raw, tools, nil
+}
+
+// fail stops the server and returns the error for err, what the client
+// got for the request step: what happened, as doctor says it, and the end
+// of the server's standard error.
+func (s *server) fail(step string, err error) error {
+	problem, detail := failure(step, err, s.timeout)
+	exitErr := s.Close()
+	switch {
+	case problem == "exited" && exitErr != nil:
+		detail += " (" + exitErr.Error() + ")"
+	case problem == "timed out":
+		detail += "; raise --timeout, or 0 for no limit"
+	}
+	msg := fmt.Sprintf("%s: %s: %s", s.what, problem, detail)
+	if tail := strings.TrimSpace(s.Stderr()); tail != "" {
+		msg += "\nthe end of its standard error:\n    " + strings.Join(lastLines(tail, 10), "\n    ")
+	}
+	return errors.New(msg)
+}

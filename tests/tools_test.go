@@ -1,0 +1,88 @@
+package tests
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of TestToolsGolden in testdata/tools")
+
+// TestToolsGolden runs "mcpship tools" and "mcpship call" against the
+// example servers (a manifest, served by mcpship, and goapp, a cliadapter
+// app) and compares what they print, on both streams, and their exit code
+// with testdata/tools/NAME.golden.
+func TestToolsGolden(t *testing.T) {
+	const rigor = "../examples/rigor/mcpship.json"
+	const words = `{"by": "words", "files": ["testdata/tools/words.txt"]}`
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"tools_rigor", []string{"tools", "--", "mcpship", "serve", "--manifest", rigor}},
+		{"tools_goapp", []string{"tools", "--", "goapp", "mcp"}},
+		{"tools_goapp_json", []string{"tools", "--json", "--", "goapp", "mcp"}},
+		{"call_count", []string{"call", "goapp_count", words, "--", "goapp", "mcp"}},
+		{"call_count_json", []string{"call", "--json", "goapp_count", words, "--", "goapp", "mcp"}},
+		{"call_find", []string{"call", "goapp_find", `{"pattern": "at", "files": ["testdata/tools/words.txt"], "max": 2}`, "--", "goapp", "mcp"}},
+		{"call_find_none", []string{"call", "goapp_find", `{"pattern": "dog", "files": ["testdata/tools/words.txt"]}`, "--", "goapp", "mcp"}},
+		{"call_is_error", []string{"call", "goapp_count", `{"files": ["testdata/tools/missing.txt"]}`, "--", "goapp", "mcp"}},
+		{"call_is_error_manifest", []string{"call", "rigor_explain", `{"rule": "exit64"}`, "--", "mcpship", "serve", "--manifest", rigor}},
+		{"call_invalid_arguments", []string{"call", "goapp_find", `{"pattern": 7}`, "--", "goapp", "mcp"}},
+		{"call_unknown_tool", []string{"call", "goapp_cuont", "--", "goapp", "mcp"}},
+		{"call_bad_json", []string{"call", "goapp_count", `{"files": ["a.txt"],}`, "--", "goapp", "mcp"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runGolden(t, tc.args...)
+			file := filepath.Join("testdata", "tools", tc.name+".golden")
+			if *update {
+				if err := os.WriteFile(file, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (run go test ./tests -run TestToolsGolden -update to write it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("mcpship %s printed\n%s\nwant (%s)\n%s", strings.Join(tc.args, " "), got, file, want)
+			}
+		})
+	}
+}
+
+// version is mcpship's version where it names itself as a server.
+var version = regexp.MustCompile(`mcpship \S+ \(protocol`)
+
+// runGolden runs mcpship with args, with goapp and the stand-ins first on
+// PATH, and returns the command line, its stdout, its stderr and its exit
+// code, as a golden file holds them.
+func runGolden(t *testing.T, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = append(os.Environ(), "PATH="+strings.Join([]string{binDir, standinDir, os.Getenv("PATH")}, string(os.PathListSeparator)))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "$ mcpship %q\n", args)
+	b.Write(version.ReplaceAll(stdout.Bytes(), []byte("mcpship VERSION (protocol")))
+	fmt.Fprintf(&b, "--- stderr\n%s--- exit %d\n", stderr.Bytes(), code)
+	return b.Bytes()
+}
