@@ -151,7 +151,10 @@ func (c *Client) readLoop(r io.Reader) {
 			continue
 		}
 		if m.Method != "" {
-			if m.ID == nil && c.opts.OnNotification != nil {
+			switch {
+			case m.ID != nil:
+				go c.answer(m.ID, m.Method)
+			case c.opts.OnNotification != nil:
 				c.opts.OnNotification(m.Method, m.Params)
 			}
 			continue
@@ -175,6 +178,20 @@ func (c *Client) readLoop(r io.Reader) {
 	c.readErr = err
 	c.mu.Unlock()
 	close(c.done)
+}
+
+// answer replies to a request from the server: ping with an empty result,
+// as both sides must, and anything else with [CodeMethodNotFound], since
+// the client declares no capabilities (roots, sampling, elicitation). A
+// server that waits for an answer is not left waiting.
+func (c *Client) answer(id json.RawMessage, method string) {
+	r := &response{JSONRPC: "2.0", ID: ID{raw: string(id)}}
+	if method == "ping" {
+		r.Result = struct{}{}
+	} else {
+		r.Error = errorf(CodeMethodNotFound, "the client does not support %s", method)
+	}
+	_ = c.out.write(r) // a connection that has ended is reported by the calls
 }
 
 // Call sends a request and decodes its result into result (which may be

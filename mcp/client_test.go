@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -45,4 +46,47 @@ func TestClientConnectionClosed(t *testing.T) {
 			t.Errorf("CallTool after Close: %v, want ErrConnectionClosed", err)
 		}
 	})
+}
+
+// TestClientAnswersServerRequests checks that a request from the server
+// gets a reply while a call waits: ping an empty result, anything else
+// method not found, each with its id as sent.
+func TestClientAnswersServerRequests(t *testing.T) {
+	outR, outW := io.Pipe() // the server's output
+	inR, inW := io.Pipe()   // the server's input
+	c := NewClient(outR, inW, nil)
+	defer c.Close()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.ListTools(context.Background())
+		done <- err
+	}()
+	in := bufio.NewScanner(inR)
+	in.Scan() // tools/list
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":"s-1","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":7,"method":"roots/list"}`,
+	} {
+		if _, err := io.WriteString(outW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]bool{
+		`{"jsonrpc":"2.0","id":"s-1","result":{}}`:                                                            true,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"the client does not support roots/list"}}`: true,
+	}
+	for range want {
+		if !in.Scan() {
+			t.Fatal("no reply to the server's request")
+		}
+		if !want[in.Text()] {
+			t.Errorf("unexpected reply %s", in.Text())
+		}
+	}
+	if _, err := io.WriteString(outW, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("ListTools: %v", err)
+	}
 }
