@@ -47,6 +47,7 @@ func Call() *cli.Command {
 			"@FILE to read them from a file, or - to read them from standard input. The server is\n" +
 			"started as by tools. Prints the result's text, then its structuredContent as indented\n" +
 			"JSON; --json prints the whole result as the server sent it. Flags go before TOOL.\n" +
+			"Progress the server reports while the tool runs is shown on standard error.\n" +
 			"Exits 1 when the tool's result is an error (isError) or the server fails, 64 on a\n" +
 			"usage error: a tool the server does not have, arguments that are not a JSON object.",
 		Flags:        serverFlags(),
@@ -142,7 +143,8 @@ func runCall(c *cli.Context) error {
 		return usagef("no tool named %q; %s has: %s", tool, s.what, strings.Join(names, ", "))
 	}
 	var raw json.RawMessage
-	if err := s.Call(ctx, "tools/call", map[string]any{"name": tool, "arguments": args}, &raw); err != nil {
+	params := map[string]any{"name": tool, "arguments": args, "_meta": map[string]any{"progressToken": 1}}
+	if err := s.Call(ctx, "tools/call", params, &raw); err != nil {
 		return s.fail("tools/call", err)
 	}
 	s.Close()
@@ -241,6 +243,26 @@ func jsonKind(v any) string {
 	return "null"
 }
 
+// progress says what the params of notifications/progress report: the
+// message, and how far the call has got when the server says so.
+func progress(params json.RawMessage) string {
+	var p struct {
+		Progress float64 `json:"progress"`
+		Total    float64 `json:"total"`
+		Message  string  `json:"message"`
+	}
+	_ = json.Unmarshal(params, &p)
+	switch {
+	case p.Total > 0 && p.Message != "":
+		return fmt.Sprintf("%s (%g of %g)", p.Message, p.Progress, p.Total)
+	case p.Total > 0:
+		return fmt.Sprintf("progress: %g of %g", p.Progress, p.Total)
+	case p.Message != "":
+		return p.Message
+	}
+	return fmt.Sprintf("progress: %g", p.Progress)
+}
+
 // server is a server that tools or call started, after the handshake.
 type server struct {
 	*mcp.Client
@@ -268,6 +290,11 @@ func start(ctx context.Context, c *cli.Context, argv []string) (*server, error) 
 		Info:             mcp.Implementation{Name: c.App.Name, Version: c.App.Version},
 		TerminateTimeout: time.Second,
 		Strict:           true,
+		OnNotification: func(method string, params json.RawMessage) {
+			if method == "notifications/progress" {
+				fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", c.App.Name, progress(params))
+			}
+		},
 	})
 	if err != nil {
 		if len(argv) > 0 {

@@ -1,10 +1,12 @@
 package tests
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,4 +87,42 @@ func runGolden(t *testing.T, args ...string) []byte {
 	b.Write(version.ReplaceAll(stdout.Bytes(), []byte("mcpship VERSION (protocol")))
 	fmt.Fprintf(&b, "--- stderr\n%s--- exit %d\n", stderr.Bytes(), code)
 	return b.Bytes()
+}
+
+// TestCallShowsProgress calls a manifest tool whose command runs until a
+// file exists: the progress that mcpship serve reports while it runs
+// appears on call's standard error, and the result once the file is there.
+func TestCallShowsProgress(t *testing.T) {
+	gofile := filepath.Join(t.TempDir(), "go")
+	cmd := exec.Command(binPath, "call", "slow", fmt.Sprintf(`{"words": ["progress", %q]}`, gofile),
+		"--", binPath, "serve", "--manifest", standinManifest, "--progress-interval", "50ms")
+	cmd.Env = append(os.Environ(), "PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(stderr)
+	want := regexp.MustCompile(`^mcpship: standin has run for \d+s: working: step 1$`)
+	for lines.Scan() && !want.MatchString(lines.Text()) {
+		t.Logf("stderr: %s", lines.Text())
+	}
+	if !want.MatchString(lines.Text()) {
+		t.Fatalf("call's stderr ended without the progress line %s", want)
+	}
+	if err := os.WriteFile(gofile, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(stderr)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("call: %v; stderr:\n%s", err, rest)
+	}
+	if !strings.Contains(stdout.String(), `"program": "standin"`) {
+		t.Errorf("call printed\n%s\nwant the stand-in's report", stdout.String())
+	}
 }
