@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/installer"
+	"github.com/mcpship/mcpship/internal/installed"
 )
 
 // List returns the "list" command, which shows every assistant's config
@@ -26,14 +27,21 @@ func List() *cli.Command {
 	}
 }
 
+// server is one server of list: its entry, and what add installed it
+// from, if it did.
+type server struct {
+	installer.Registration
+	Installed *installed.Record `json:"installed,omitempty"`
+}
+
 // listed is one row of list.
 type listed struct {
-	Client  string                   `json:"client"`
-	Scope   installer.Scope          `json:"scope"`
-	File    string                   `json:"file"`
-	Exists  bool                     `json:"exists"`
-	Servers []installer.Registration `json:"servers"`
-	Error   string                   `json:"error,omitempty"`
+	Client  string          `json:"client"`
+	Scope   installer.Scope `json:"scope"`
+	File    string          `json:"file"`
+	Exists  bool            `json:"exists"`
+	Servers []server        `json:"servers"`
+	Error   string          `json:"error,omitempty"`
 }
 
 func runList(c *cli.Context) error {
@@ -51,6 +59,10 @@ func runList(c *cli.Context) error {
 	state, err := env.StateDir()
 	if err != nil {
 		return err
+	}
+	var records []*installed.Record
+	if root, err := installed.Root(); err == nil {
+		records, _ = installed.All(root) // a server with no record is listed without its origin
 	}
 	rows := []listed{}
 	bad := 0
@@ -71,13 +83,13 @@ func runList(c *cli.Context) error {
 					regs[i].Env = masked(regs[i].Env)
 				}
 			}
-			r := listed{Client: cl.Name, Scope: s, File: t.File, Exists: exists, Servers: regs}
+			r := listed{Client: cl.Name, Scope: s, File: t.File, Exists: exists, Servers: []server{}}
+			for _, reg := range regs {
+				r.Servers = append(r.Servers, server{Registration: reg, Installed: installedAs(records, reg.Entry)})
+			}
 			if err != nil {
 				r.Error = strings.TrimPrefix(explain(t, err).Error(), cl.Name+" "+string(s)+": ")
 				bad++
-			}
-			if r.Servers == nil {
-				r.Servers = []installer.Registration{}
 			}
 			rows = append(rows, r)
 		}
@@ -105,6 +117,9 @@ func runList(c *cli.Context) error {
 					mark = "[ours]"
 				}
 				fmt.Fprintf(w, "    %s %s %s\n", mark, s.Name, commandLine(s.Entry))
+				if s.Installed != nil {
+					fmt.Fprintf(w, "             installed: %s\n", s.Installed.From())
+				}
 				for _, k := range sortedKeys(s.Env) {
 					fmt.Fprintf(w, "             %s=%s\n", k, s.Env[k])
 				}

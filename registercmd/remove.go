@@ -20,6 +20,7 @@ func Remove(p Program) *cli.Command {
 			scopeFlag(),
 			p.nameFlag(),
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the diff and write nothing"},
+			&cli.BoolFlag{Name: "purge", Usage: "also delete the files 'mcpship add' installed for the server, without asking"},
 		}, commonFlags()...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
@@ -31,7 +32,11 @@ func Remove(p Program) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return each(c, targets, name, nil, func(t *installer.Target) (*installer.Change, error) { return t.Remove(name, o) })
+			err = each(c, targets, name, nil, func(t *installer.Target) (*installer.Change, error) { return t.Remove(name, o) })
+			if err != nil || o.DryRun {
+				return err
+			}
+			return offerPurge(c, name)
 		},
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpship/mcpship/addcmd"
 	"github.com/mcpship/mcpship/release"
 )
 
@@ -87,6 +88,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		serveCommand(),
 		manifestCommand(),
 		versionCommand(),
+		addcmd.Command(),
 	}, registerCommands()...))
 }
 

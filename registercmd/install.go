@@ -1,0 +1,214 @@
+package registercmd
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/mcpship/mcpship/installer"
+	"github.com/mcpship/mcpship/internal/installed"
+)
+
+// What "mcpship add" shares with init, doctor and remove: the same flags
+// for the files to change, the same safe edit, the same handshake.
+
+// TargetFlags are init's --client, --project and --force, for a command
+// that registers a server as init does with [Register]; it adds its own
+// --scope (project, user or local).
+func TargetFlags() []cli.Flag {
+	return []cli.Flag{
+		clientFlag("mcpship", "to configure"),
+		&cli.StringFlag{Name: "project", Usage: "project directory for project and local scopes (default: the current directory)"},
+		&cli.BoolFlag{Name: "force", Usage: "replace a different server registered under the same name"},
+	}
+}
+
+// Register adds e to the config files that c's [TargetFlags] choose,
+// through the same edit as init (backup, atomic write, ledger), printing
+// a line per file. An entry already there under e's name is replaced
+// when replace(it) says so or --force is given; otherwise that file is
+// refused. If any file is refused, the entries Register added are taken
+// out again (an entry it replaced is put back from its backup), so that
+// nothing stays registered, and the error is returned.
+func Register(c *cli.Context, e installer.Entry, replace func(old installer.Entry) bool) error {
+	_, o, targets, err := setup(c, false)
+	if err != nil {
+		return err
+	}
+	may := map[*installer.Target]bool{}
+	warnings := map[*installer.Target][]string{}
+	for _, t := range targets {
+		regs, _, err := t.Servers(o.StateDir)
+		if err != nil {
+			return explain(t, err)
+		}
+		for _, r := range regs {
+			if r.Name == e.Name && replace != nil && replace(r.Entry) {
+				may[t] = true
+			}
+		}
+		if t.Scope == installer.ScopeProject {
+			warnings[t] = secretWarnings(t, e)
+		}
+	}
+	var done []*installer.Change
+	byChange := map[*installer.Change]*installer.Target{}
+	err = each(c, targets, e.Name, warnings, func(t *installer.Target) (*installer.Change, error) {
+		to := o
+		to.Force = o.Force || may[t]
+		ch, err := t.Add(e, to)
+		if err == nil && (ch.Action == "added" || ch.Action == "replaced") {
+			done = append(done, ch)
+			byChange[ch] = t
+		}
+		return ch, err
+	})
+	if err == nil {
+		return nil
+	}
+	for _, ch := range done {
+		t := byChange[ch]
+		var undo *installer.Change
+		var uerr error
+		if ch.Action == "replaced" && ch.Backup != "" {
+			undo, uerr = t.Restore(ch.Backup, o)
+		} else {
+			undo, uerr = t.Remove(e.Name, o)
+		}
+		if uerr != nil {
+			fmt.Fprintf(c.App.ErrWriter, "%s: could not take %q out of %s again: %v; remove it with '%s remove --name %s --client %s --scope %s'\n",
+				c.App.Name, e.Name, t.File, uerr, c.App.Name, e.Name, t.Assistant.Name, t.Scope)
+			continue
+		}
+		fmt.Fprintf(c.App.ErrWriter, "%s: undone: %s %s %s: %s\n", c.App.Name, undo.Client, undo.Scope, undo.File, undo.Action)
+	}
+	return err
+}
+
+// Check starts e as its client would and as doctor does (in dir, within
+// timeout): it must answer the MCP handshake and tools/list. It returns a
+// summary such as "rigor 1.0.0, protocol 2025-11-25, 7 tools", or an
+// error that says what went wrong, with the end of the server's stderr
+// (but not the command, whose arguments may hold a secret).
+func Check(ctx context.Context, e installer.Entry, dir string, timeout time.Duration) (string, error) {
+	h := probe(ctx, e, dir, timeout)
+	if h.OK {
+		return fmt.Sprintf("%s %s, protocol %s, %s", h.ServerName, h.ServerVersion, h.ProtocolVersion, plural(h.Tools, "tool")), nil
+	}
+	msg := fmt.Sprintf("the server did not pass the handshake check: %s: %s", h.Problem, h.Detail)
+	if h.Stderr != "" {
+		msg += "\n  stderr: " + strings.Join(lastLines(h.Stderr, 5), "\n  stderr: ")
+	}
+	return "", errors.New(msg)
+}
+
+// A Use is an entry of a config file.
+type Use struct {
+	Client, Scope, File string
+	Entry               installer.Entry
+}
+
+// Uses returns the entries, in every assistant's user file and the
+// project and local files of c's --project, for which is reports true.
+// Files that cannot be read are passed over.
+func Uses(c *cli.Context, is func(installer.Entry) bool) ([]Use, error) {
+	env, err := installer.OSEnv(c.String("project"))
+	if err != nil {
+		return nil, err
+	}
+	state, err := env.StateDir()
+	if err != nil {
+		return nil, err
+	}
+	var uses []Use
+	for _, cl := range installer.Assistants() {
+		for _, s := range cl.Scopes() {
+			t, err := cl.Target(env, s)
+			if err != nil {
+				continue
+			}
+			regs, _, err := t.Servers(state)
+			if err != nil {
+				continue
+			}
+			for _, r := range regs {
+				if is(r.Entry) {
+					uses = append(uses, Use{Client: cl.Name, Scope: string(s), File: t.File, Entry: r.Entry})
+				}
+			}
+		}
+	}
+	return uses, nil
+}
+
+// installedAs returns the record of the install e comes from, if any.
+func installedAs(records []*installed.Record, e installer.Entry) *installed.Record {
+	for _, r := range records {
+		if r.Name == e.Name && (e.Command == r.Command || installed.Uses(r.Dir, e.Command, e.Args)) {
+			return r
+		}
+	}
+	return nil
+}
+
+// offerPurge deletes the files "mcpship add" installed for the server
+// name once no config file refers to them: with --purge, or if the user
+// says yes on a terminal; otherwise it says how.
+func offerPurge(c *cli.Context, name string) error {
+	root, err := installed.Root()
+	if err != nil {
+		return nil // no install to offer
+	}
+	r, err := installed.Load(root, name)
+	if err != nil || r == nil {
+		return err
+	}
+	uses, err := Uses(c, func(e installer.Entry) bool { return installedAs([]*installed.Record{r}, e) != nil })
+	if err != nil {
+		return err
+	}
+	where := filepath.Join(root, name)
+	if len(uses) > 0 {
+		var in []string
+		for _, u := range uses {
+			in = append(in, u.Client+" "+u.Scope)
+		}
+		fmt.Fprintf(c.App.Writer, "%s's files stay in %s: it is still registered with %s\n", name, where, strings.Join(in, ", "))
+		return nil
+	}
+	purge := c.Bool("purge")
+	if !purge && r.Dir != "" {
+		if !isTerminal(c.App.Reader) {
+			fmt.Fprintf(c.App.Writer, "%s's files stay in %s; delete them with '%s remove --name %s --purge'\n", name, where, c.App.Name, name)
+			return nil
+		}
+		fmt.Fprintf(c.App.ErrWriter, "Delete %s (%s)? [y/N] ", where, r.From())
+		line, _ := bufio.NewReader(c.App.Reader).ReadString('\n')
+		purge = strings.EqualFold(strings.TrimSpace(line), "y") || strings.EqualFold(strings.TrimSpace(line), "yes")
+	}
+	if !purge && r.Dir != "" {
+		return nil
+	}
+	if err := installed.Delete(root, name); err != nil {
+		return fmt.Errorf("deleting %s: %w", where, err)
+	}
+	if r.Dir != "" {
+		fmt.Fprintf(c.App.Writer, "deleted %s\n", where)
+	}
+	return nil
+}
+
+// isTerminal reports whether r is a terminal, to ask on.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

@@ -1,0 +1,402 @@
+package tests
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcpship/mcpship/mcpb"
+)
+
+// The tests of "mcpship add" run it against a fake MCP registry and a
+// fake download host on loopback, both over TLS with httptest's
+// certificate, which mcpship trusts through SSL_CERT_FILE.
+
+// exampleBundle returns a bundle of the mcpship binary serving the
+// example manifest examples/NAME/mcpship.json, at version. A
+// commitbrief bundle has a required, sensitive setting "token", passed
+// to the server as COMMITBRIEF_TOKEN.
+func exampleBundle(t *testing.T, name, version string) []byte {
+	t.Helper()
+	exe, err := os.ReadFile(binPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest, err := os.ReadFile(filepath.Join("..", "examples", name, "mcpship.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &mcpb.Manifest{
+		ManifestVersion: mcpb.ManifestVersion, Name: name, Version: version,
+		Description: "the " + name + " example", Author: mcpb.Author{Name: "mcpship tests"},
+		Server: mcpb.Server{Type: "binary", EntryPoint: "server/mcpship", MCPConfig: &mcpb.MCPConfig{
+			Command: "${__dirname}/server/mcpship",
+			Args:    []string{"serve", "--manifest", "${__dirname}/mcpship.json"},
+		}},
+	}
+	if name == "commitbrief" {
+		m.Server.MCPConfig.Env = map[string]string{"COMMITBRIEF_TOKEN": "${user_config.token}"}
+		m.UserConfig = map[string]mcpb.UserConfig{"token": {Type: "string", Title: "Token", Description: "API token", Required: true, Sensitive: true}}
+	}
+	var buf bytes.Buffer
+	err = mcpb.Write(&buf, m, []mcpb.File{
+		{Name: "server/mcpship", Data: exe, Mode: 0o755},
+		{Name: "mcpship.json", Data: manifest},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+var (
+	bundlesOnce sync.Once
+	bundles     map[string][]byte
+)
+
+// exampleBundles builds rigor 1.0.0 and 1.1.0 and commitbrief 1.0.0 once.
+func exampleBundles(t *testing.T) map[string][]byte {
+	bundlesOnce.Do(func() {
+		bundles = map[string][]byte{
+			"rigor-1.0.0.mcpb":       exampleBundle(t, "rigor", "1.0.0"),
+			"rigor-1.1.0.mcpb":       exampleBundle(t, "rigor", "1.1.0"),
+			"commitbrief-1.0.0.mcpb": exampleBundle(t, "commitbrief", "1.0.0"),
+		}
+	})
+	return bundles
+}
+
+func sha(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
+// fakeHub is a registry and a download host in one: it answers
+// /v0.1/servers/NAME/versions/VERSION with servers[NAME@VERSION] (or
+// NAME@latest) and /dl/FILE with files[FILE].
+type fakeHub struct {
+	*httptest.Server
+	mu      sync.Mutex
+	servers map[string]string
+	files   map[string][]byte
+}
+
+func newFakeHub(t *testing.T) *fakeHub {
+	h := &fakeHub{servers: map[string]string{}, files: map[string][]byte{}}
+	h.Server = httptest.NewTLSServer(http.HandlerFunc(h.serve))
+	t.Cleanup(h.Close)
+	return h
+}
+
+func (h *fakeHub) serve(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if f, ok := strings.CutPrefix(r.URL.Path, "/dl/"); ok {
+		if data, ok := h.files[f]; ok {
+			w.Write(data)
+			return
+		}
+	}
+	if rest, ok := strings.CutPrefix(r.URL.Path, "/v0.1/servers/"); ok {
+		name, version, _ := strings.Cut(rest, "/versions/")
+		if answer, ok := h.servers[name+"@"+version]; ok {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, answer)
+			return
+		}
+	}
+	w.WriteHeader(http.StatusNotFound)
+	fmt.Fprint(w, `{"error":"Not found"}`)
+}
+
+// publish makes name@version (and name@latest) a server whose one
+// package is the bundle at url with SHA-256 sum.
+func (h *fakeHub) publish(name, version, url, sum string) {
+	pkg := map[string]any{"registryType": "mcpb", "identifier": url, "version": version, "transport": map[string]string{"type": "stdio"}}
+	if sum != "" {
+		pkg["fileSha256"] = sum
+	}
+	h.answer(name, version, map[string]any{"name": name, "description": "a test server", "version": version, "packages": []any{pkg}})
+}
+
+func (h *fakeHub) answer(name, version string, server map[string]any) {
+	b, _ := json.Marshal(map[string]any{"server": server, "_meta": map[string]any{
+		"io.modelcontextprotocol.registry/official": map[string]any{"status": "active", "isLatest": true}}})
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.servers[name+"@"+version] = string(b)
+	h.servers[name+"@latest"] = string(b)
+}
+
+func (h *fakeHub) host(name string, data []byte) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.files[name] = data
+	return h.URL + "/dl/" + name
+}
+
+// addSandbox is a sandbox whose mcpship trusts the fake hub's certificate.
+type addSandbox struct {
+	sandbox
+	certFile string
+}
+
+func newAddSandbox(t *testing.T, hub *fakeHub) addSandbox {
+	s := addSandbox{sandbox: newSandbox(t), certFile: filepath.Join(t.TempDir(), "cert.pem")}
+	cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hub.Certificate().Raw})
+	if err := os.WriteFile(s.certFile, cert, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// mcpship runs mcpship and returns its stdout, stderr and exit code.
+func (s addSandbox) mcpship(args ...string) (stdout, stderr string, code int) {
+	c := s.cmd(args...)
+	c.Env = append(c.Env, "SSL_CERT_FILE="+s.certFile)
+	var o, e bytes.Buffer
+	c.Stdout, c.Stderr = &o, &e
+	err := c.Run()
+	code = c.ProcessState.ExitCode()
+	if err != nil && c.ProcessState == nil {
+		code = -1
+	}
+	return o.String(), e.String(), code
+}
+
+func (s addSandbox) must(t *testing.T, args ...string) (string, string) {
+	t.Helper()
+	o, e, code := s.mcpship(args...)
+	if code != 0 {
+		t.Fatalf("mcpship %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, o, e)
+	}
+	return o, e
+}
+
+func (s addSandbox) serversDir() string {
+	return filepath.Join(s.home, ".local", "share", "mcpship", "servers")
+}
+
+// claudeEntry returns rigor's entry in Claude Code's user file, or nil.
+func (s addSandbox) claudeEntry(t *testing.T, name string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(s.home, ".claude.json"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		MCPServers map[string]map[string]any `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f.MCPServers[name]
+}
+
+func TestAddFromRegistry(t *testing.T) {
+	b := exampleBundles(t)
+	hub := newFakeHub(t)
+	const name = "io.github.mcpship-tests/rigor"
+	v1 := hub.host("rigor_1.0.0_linux_amd64.mcpb", b["rigor-1.0.0.mcpb"])
+	hub.publish(name, "1.0.0", v1, sha(b["rigor-1.0.0.mcpb"]))
+	s := newAddSandbox(t, hub)
+
+	out, errOut := s.must(t, "add", "--registry", hub.URL, name+"@1.0.0")
+	dir1 := filepath.Join(s.serversDir(), "rigor", "1.0.0")
+	for _, want := range []string{"verified rigor 1.0.0 (sha256 " + sha(b["rigor-1.0.0.mcpb"]) + "), unpacked in " + dir1, "ok: mcpship", "7 tools"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, errOut)
+		}
+	}
+	if !strings.Contains(out, `added "rigor"`) || !strings.Contains(out, "installed "+name+" 1.0.0 from the registry "+hub.URL) {
+		t.Errorf("stdout:\n%s", out)
+	}
+	e := s.claudeEntry(t, "rigor")
+	if e == nil || e["command"] != filepath.Join(dir1, "server", "mcpship") {
+		t.Fatalf("Claude Code's entry: %v", e)
+	}
+	out, _ = s.must(t, "doctor", "--name", "rigor")
+	if !strings.Contains(out, "ok      rigor") {
+		t.Errorf("doctor:\n%s", out)
+	}
+	out, _ = s.must(t, "list", "--client", "claude-code")
+	if !strings.Contains(out, "installed: "+name+" 1.0.0 from the registry") {
+		t.Errorf("list does not say where rigor came from:\n%s", out)
+	}
+
+	// A newer version replaces the entry and the folder together.
+	v2 := hub.host("rigor_1.1.0_linux_amd64.mcpb", b["rigor-1.1.0.mcpb"])
+	hub.publish(name, "1.1.0", v2, sha(b["rigor-1.1.0.mcpb"]))
+	out, _ = s.must(t, "add", "--registry", hub.URL, name)
+	dir2 := filepath.Join(s.serversDir(), "rigor", "1.1.0")
+	if !strings.Contains(out, `replaced "rigor"`) || !strings.Contains(out, "removed version 1.0.0: "+dir1) {
+		t.Errorf("the second add:\n%s", out)
+	}
+	if _, err := os.Stat(dir1); !os.IsNotExist(err) {
+		t.Errorf("version 1.0.0 is still in %s: %v", dir1, err)
+	}
+	if e := s.claudeEntry(t, "rigor"); e == nil || e["command"] != filepath.Join(dir2, "server", "mcpship") {
+		t.Errorf("Claude Code's entry after the upgrade: %v", e)
+	}
+
+	// remove --purge takes the entry and the files.
+	out, _ = s.must(t, "remove", "--name", "rigor", "--client", "claude-code", "--scope", "user", "--purge")
+	if !strings.Contains(out, `removed "rigor"`) || !strings.Contains(out, "deleted "+filepath.Join(s.serversDir(), "rigor")) {
+		t.Errorf("remove --purge:\n%s", out)
+	}
+	if entries, _ := os.ReadDir(s.serversDir()); len(entries) != 0 {
+		t.Errorf("left in %s: %v", s.serversDir(), entries)
+	}
+}
+
+func TestAddBundleFileWithConfig(t *testing.T) {
+	b := exampleBundles(t)
+	s := newAddSandbox(t, newFakeHub(t))
+	file := filepath.Join(s.proj, "commitbrief.mcpb")
+	if err := os.WriteFile(file, b["commitbrief-1.0.0.mcpb"], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Without a terminal, a required setting must come with --config.
+	_, errOut, code := s.mcpship("add", file)
+	if code != 64 || !strings.Contains(errOut, "the bundle commitbrief needs the setting token (Token: API token); give it with --config token=VALUE") {
+		t.Errorf("add without the token: exit %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(s.serversDir()); !os.IsNotExist(err) {
+		t.Errorf("add without the token left %s", s.serversDir())
+	}
+	const secret = "s3cret-t0ken-value"
+	out, errOut := s.must(t, "add", "--config", "token="+secret, "--client", "claude-code,codex", file)
+	if strings.Contains(out+errOut, secret) {
+		t.Errorf("add printed the secret:\n%s\n%s", out, errOut)
+	}
+	if e := s.claudeEntry(t, "commitbrief"); e == nil || e["env"].(map[string]any)["COMMITBRIEF_TOKEN"] != secret {
+		t.Errorf("Claude Code's entry: %v", e)
+	}
+	if data, err := os.ReadFile(filepath.Join(s.home, ".codex", "config.toml")); err != nil || !strings.Contains(string(data), "[mcp_servers.commitbrief]") {
+		t.Errorf("Codex's config: %v\n%s", err, data)
+	}
+	out, _ = s.must(t, "doctor", "--name", "commitbrief", "--client", "codex")
+	if !strings.Contains(out, "ok      commitbrief") {
+		t.Errorf("doctor:\n%s", out)
+	}
+	if _, _, code := s.mcpship("add", "--config", "nope=1", file); code != 64 {
+		t.Errorf("an unknown setting: exit %d", code)
+	}
+}
+
+// hostileZip returns a bundle of rigor's manifest with the extra entries.
+func hostileZip(t *testing.T, extra func(zw *zip.Writer)) []byte {
+	t.Helper()
+	r, err := zip.NewReader(bytes.NewReader(exampleBundles(t)["rigor-1.0.0.mcpb"]), int64(len(exampleBundles(t)["rigor-1.0.0.mcpb"])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range r.File {
+		if err := zw.Copy(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	extra(zw)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestAddRefusesHostile checks that each hostile case is refused with a
+// clear message and leaves nothing installed or registered.
+func TestAddRefusesHostile(t *testing.T) {
+	good := exampleBundles(t)["rigor-1.0.0.mcpb"]
+	hub := newFakeHub(t)
+	other := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(good) }))
+	defer other.Close()
+	redirect := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/rigor.mcpb", http.StatusFound)
+	}))
+	defer redirect.Close()
+
+	dotdot := hostileZip(t, func(zw *zip.Writer) { w, _ := zw.Create("../../evil.sh"); w.Write([]byte("#!/bin/sh\n")) })
+	symlink := hostileZip(t, func(zw *zip.Writer) {
+		h := &zip.FileHeader{Name: "server/link"}
+		h.SetMode(os.ModeSymlink | 0o777)
+		w, _ := zw.CreateHeader(h)
+		w.Write([]byte("/etc/passwd"))
+	})
+	bomb := hostileZip(t, func(zw *zip.Writer) {
+		// An entry that declares 2 GiB, over the 1 GiB cap.
+		w, _ := zw.CreateRaw(&zip.FileHeader{Name: "server/bomb", Method: zip.Store, UncompressedSize64: 2 << 30, CompressedSize64: 1})
+		w.Write([]byte{0})
+	})
+	broken := func() []byte {
+		m := &mcpb.Manifest{ManifestVersion: mcpb.ManifestVersion, Name: "rigor", Version: "1.0.0", Description: "d", Author: mcpb.Author{Name: "a"},
+			Server: mcpb.Server{Type: "binary", EntryPoint: "server/mcpship", MCPConfig: &mcpb.MCPConfig{Command: "${__dirname}/server/mcpship"}}}
+		var buf bytes.Buffer
+		if err := mcpb.Write(&buf, m, []mcpb.File{{Name: "server/mcpship", Data: []byte("#!/bin/sh\necho 'cannot start: no config' >&2\nexit 3\n"), Mode: 0o755}}); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}()
+
+	const name = "io.github.mcpship-tests/rigor"
+	for _, tt := range []struct {
+		what  string
+		setup func() // publishes name@latest
+		want  string
+	}{
+		{"hash mismatch", func() { hub.publish(name, "1.0.0", hub.host("a.mcpb", good), strings.Repeat("ab", 32)) },
+			"has SHA-256 " + sha(good) + ", but " + strings.Repeat("ab", 32) + " was expected"},
+		{"no hash", func() { hub.publish(name, "1.0.0", hub.host("a.mcpb", good), "") },
+			"the registry gives no fileSha256 for the bundle"},
+		{"../ entry", func() { hub.publish(name, "1.0.0", hub.host("a.mcpb", dotdot), sha(dotdot)) },
+			`entry path "../../evil.sh" is not a clean path inside the bundle`},
+		{"symlink entry", func() { hub.publish(name, "1.0.0", hub.host("a.mcpb", symlink), sha(symlink)) },
+			`entry "server/link" is a symbolic link`},
+		{"zip bomb", func() { hub.publish(name, "1.0.0", hub.host("a.mcpb", bomb), sha(bomb)) },
+			"its files unpack to more than the limit of 1073741824 bytes"},
+		{"another server", func() {
+			hub.answer(name, "latest", map[string]any{"name": "io.github.mcpship-tests/other", "description": "d", "version": "1.0.0"})
+		}, `it answered with "io.github.mcpship-tests/other"; refusing the answer`},
+		{"redirect to another host", func() { hub.publish(name, "1.0.0", redirect.URL+"/rigor.mcpb", sha(good)) },
+			"refusing the redirect from " + strings.TrimPrefix(redirect.URL, "https://") + " to another host"},
+		{"handshake fails", func() { hub.publish(name, "1.0.0", hub.host("a.mcpb", broken), sha(broken)) },
+			"the server did not pass the handshake check: exited"},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			tt.setup()
+			s := newAddSandbox(t, hub)
+			_, errOut, code := s.mcpship("add", "--registry", hub.URL, "--client", "claude-code,cursor", name)
+			if code != 1 || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, want 1, and stderr saying %q:\n%s", code, tt.want, errOut)
+			}
+			if entries, err := os.ReadDir(s.serversDir()); len(entries) != 0 {
+				t.Errorf("left in %s: %v (%v)", s.serversDir(), entries, err)
+			}
+			for _, f := range []string{filepath.Join(s.home, ".claude.json"), filepath.Join(s.home, ".cursor", "mcp.json")} {
+				if _, err := os.Stat(f); !os.IsNotExist(err) {
+					t.Errorf("%s was written", f)
+				}
+			}
+		})
+	}
+	// The failed handshake says why, from the server's stderr.
+	s := newAddSandbox(t, hub)
+	if _, errOut, _ := s.mcpship("add", "--registry", hub.URL, name); !strings.Contains(errOut, "stderr: cannot start: no config") {
+		t.Errorf("the handshake failure does not show the server's stderr:\n%s", errOut)
+	}
+}
