@@ -27,9 +27,9 @@ func List() *cli.Command {
 	}
 }
 
-// server is one server of list: its entry, and what add installed it
+// listedServer is one server of list: its entry, and what add installed it
 // from, if it did.
-type server struct {
+type listedServer struct {
 	installer.Registration
 	Installed *installed.Record `json:"installed,omitempty"`
 }
@@ -40,7 +40,7 @@ type listed struct {
 	Scope   installer.Scope `json:"scope"`
 	File    string          `json:"file"`
 	Exists  bool            `json:"exists"`
-	Servers []server        `json:"servers"`
+	Servers []listedServer  `json:"servers"`
 	Error   string          `json:"error,omitempty"`
 }
 
@@ -83,9 +83,9 @@ func runList(c *cli.Context) error {
 					regs[i].Env = masked(regs[i].Env)
 				}
 			}
-			r := listed{Client: cl.Name, Scope: s, File: t.File, Exists: exists, Servers: []server{}}
+			r := listed{Client: cl.Name, Scope: s, File: t.File, Exists: exists, Servers: []listedServer{}}
 			for _, reg := range regs {
-				r.Servers = append(r.Servers, server{Registration: reg, Installed: installedAs(records, reg.Entry)})
+				r.Servers = append(r.Servers, listedServer{Registration: reg, Installed: installedAs(records, reg.Entry)})
 			}
 			if err != nil {
 				r.Error = strings.TrimPrefix(explain(t, err).Error(), cl.Name+" "+string(s)+": ")
