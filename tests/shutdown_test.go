@@ -28,11 +28,14 @@ func TestServeStopsWhenTheClientStopsReading(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
+	// The requests (350 KB: serve must read most of them before the write
+	// below returns) get replies of about 700 KB, which fill the output pipe
+	// many times over but stay under the 1 MiB of replies that serve queues
+	// before it stops reading a client that does not read
+	// (TestClientThatSendsWithoutReadingIsSlowedDown in mcp pins that).
+	id := `"` + strings.Repeat("i", 300) + `"`
 	input := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n" +
-		strings.Repeat(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`+"\n", 5000)
-	// Once it is all written, serve has read all but a pipe's worth, and
-	// its replies (over 1 MB) fill the output pipe many times over: serve
-	// must go on reading all the same.
+		strings.Repeat(`{"jsonrpc":"2.0","id":`+id+`,"method":"tools/list"}`+"\n", 1000)
 	written := make(chan error, 1)
 	go func() { _, err := io.WriteString(stdin, input); written <- err }()
 	select {
@@ -49,11 +52,11 @@ func TestServeStopsWhenTheClientStopsReading(t *testing.T) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	select {
-	case <-exited:
+	case err = <-exited:
 	case <-time.After(10 * time.Second):
 		t.Fatalf("serve did not exit within 10 s of SIGTERM while its output was not read; stderr:\n%s", stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "not reading") {
-		t.Errorf("serve's stderr does not say the client stopped reading:\n%s", stderr.String())
+		t.Errorf("serve (%v) did not say the client stopped reading; stderr:\n%s", err, stderr.String())
 	}
 }
