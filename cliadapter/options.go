@@ -1,10 +1,6 @@
 package cliadapter
 
-import (
-	"errors"
-
-	"github.com/urfave/cli/v2"
-)
+import "github.com/mcpship/mcpship/internal/clitool"
 
 // Options choose which commands of an app become tools, and how they run.
 type Options struct {
@@ -19,7 +15,8 @@ type Options struct {
 	// shared Destination variables or whose actions share global state.
 	Serial bool
 	// ExitCode maps the error the app returns to an exit code. Default:
-	// the code of a cli.ExitCoder, else 1 (and 0 for no error).
+	// the code of an error with an ExitCode method, such as a
+	// cli.ExitCoder, else 1 (and 0 for no error).
 	ExitCode func(error) int
 	// MaxOutputBytes caps what is kept of each call's output and of its
 	// error output. Default 1 MiB.
@@ -50,6 +47,10 @@ type Tool struct {
 	NoArgs bool
 	// Exclude names flags to leave out of the tool, such as "follow".
 	Exclude []string
+	// Enum gives the values a string flag accepts, by flag name, such as
+	// {"format": {"json", "text"}}: the input lists them, and a call with
+	// another value is refused before the command runs.
+	Enum map[string][]string
 	// OKExitCodes are the exit codes that are a normal result; any other
 	// makes the result an error (isError). Default [0].
 	OKExitCodes []int
@@ -63,16 +64,11 @@ type Tool struct {
 	Write bool
 }
 
-func (o *Options) exitCode(err error) int {
-	if err == nil {
-		return 0
+// shared returns the options and tools as package clitool takes them.
+func (o *Options) shared() (clitool.Options, []clitool.Tool) {
+	tools := make([]clitool.Tool, len(o.Tools))
+	for i, t := range o.Tools {
+		tools[i] = clitool.Tool(t)
 	}
-	if o.ExitCode != nil {
-		return o.ExitCode(err)
-	}
-	var ec cli.ExitCoder
-	if errors.As(err, &ec) {
-		return ec.ExitCode()
-	}
-	return 1
+	return clitool.Options{Prefix: o.Prefix, AllowWrite: o.AllowWrite, Serial: o.Serial, ExitCode: o.ExitCode, MaxOutputBytes: o.MaxOutputBytes}, tools
 }

@@ -1,0 +1,216 @@
+// Package clitool is the policy the in-process adapters share, written
+// once for urfave/cli v2 (package cliadapter), Cobra (cobraadapter) and
+// urfave/cli v3 (cliv3adapter): which commands become tools, a command's
+// flags as a tool's input schema ([Flag]), a call's arguments as the
+// command line the app runs ([Tool.argv]), and a run's outcome as a
+// result (through package toolresult, which the manifest runner shares).
+//
+// An adapter reads its framework's command tree into [Command] values and
+// runs one call with a fresh app; everything between is here, so a tool
+// reads and behaves the same whichever framework the app is built on.
+package clitool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// Options are the adapters' Options but for their Tools and
+// RedirectStdout, which the adapters read themselves.
+type Options struct {
+	Prefix         string
+	AllowWrite     bool
+	Serial         bool
+	ExitCode       func(error) int
+	MaxOutputBytes int
+}
+
+// Tool is the adapters' Tool: each adapter declares a struct of the same
+// fields, in the same order, and converts it.
+type Tool struct {
+	Command            string
+	Name               string
+	Title, Description string
+	Args               string
+	NoArgs             bool
+	Exclude            []string
+	Enum               map[string][]string
+	OKExitCodes        []int
+	JSON               bool
+	Write              bool
+}
+
+// A Command is one command of an app, as its adapter read it.
+type Command struct {
+	Path        []string // the canonical names below the root, as argv spells them
+	Usage       string   // one line: the tool's title
+	Description string   // more: the tool's description follows Usage
+	ArgsUsage   string   // the positional arguments, for the args input
+	Flags       []Flag
+}
+
+// An App is what an adapter gives [AddTools]: the app's name, how to find
+// its commands, and how to run one call.
+type App struct {
+	Pkg  string // the adapter's package name, for messages: "cobraadapter"
+	Name string // the program's name: argv[0] of every run
+	// Find returns the command at path (names or aliases), or an error
+	// made with [NoCommand].
+	Find func(path []string) (*Command, error)
+	// Run runs argv (Name first) in a fresh app, with stdin empty and its
+	// output going to stdout and stderr, and returns what the app returned.
+	Run func(ctx context.Context, argv []string, stdout, stderr io.Writer) error
+}
+
+// NoCommand is the error of App.Find for a path that names no command:
+// name is the first name not found, have the commands there.
+func NoCommand(app App, spec string, name string, have []string) error {
+	list := "no commands"
+	if len(have) > 0 {
+		list = strings.Join(have, ", ")
+	}
+	return fmt.Errorf("%s: app %s has no command %q (Tool.Command %q); it has: %s", app.Pkg, app.Name, name, spec, list)
+}
+
+// AddTools registers tools, the commands of app that opts chooses, as
+// tools of srv. Tools marked Write are left out unless opts.AllowWrite.
+func AddTools(srv *mcp.Server, app App, tools []Tool, opts Options) error {
+	if opts.MaxOutputBytes <= 0 {
+		opts.MaxOutputBytes = 1 << 20
+	}
+	r := &runner{app: app, opts: opts}
+	for _, spec := range tools {
+		if spec.Write && !opts.AllowWrite {
+			continue
+		}
+		cmd, err := app.Find(strings.Fields(spec.Command))
+		if err != nil {
+			return err
+		}
+		t, err := newTool(r, spec, cmd)
+		if err != nil {
+			return err
+		}
+		if err := srv.AddTool(t.mcpTool, t.handle); err != nil {
+			return fmt.Errorf("%s: %w", app.Pkg, err)
+		}
+	}
+	return nil
+}
+
+// runner runs the calls of one app.
+type runner struct {
+	app    App
+	opts   Options
+	serial sync.Mutex
+}
+
+// exitCode maps what a run returned to an exit code: opts.ExitCode, else
+// the code of an error with an ExitCode method (urfave/cli's ExitCoder,
+// in either version), else 1.
+func (r *runner) exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	if r.opts.ExitCode != nil {
+		return r.opts.ExitCode(err)
+	}
+	var ec interface{ ExitCode() int }
+	if errors.As(err, &ec) {
+		return ec.ExitCode()
+	}
+	return 1
+}
+
+// tool is one served command.
+type tool struct {
+	r       *runner
+	spec    Tool
+	path    []string
+	flags   map[string]Flag
+	args    string // the positional input, or ""
+	mcpTool mcp.Tool
+}
+
+func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
+	pkg := r.app.Pkg
+	t := &tool{r: r, spec: spec, path: cmd.Path, flags: map[string]Flag{}}
+	name := spec.Name
+	if name == "" {
+		name = strings.NewReplacer(" ", "_", "-", "_").Replace(strings.Join(cmd.Path, " "))
+		if name == "" {
+			name = r.app.Name
+		}
+	}
+	props := map[string]any{}
+	var required []string
+	for _, f := range cmd.Flags {
+		if f.Name == "help" || slices.Contains(spec.Exclude, f.Name) {
+			continue
+		}
+		s := f.schema()
+		if s == nil {
+			continue
+		}
+		if vals, ok := spec.Enum[f.Name]; ok {
+			if err := setEnum(s, vals); err != nil {
+				return nil, fmt.Errorf("%s: Tool.Enum[%q] of %q: %v", pkg, f.Name, spec.Command, err)
+			}
+		}
+		t.flags[f.Name] = f
+		props[f.Name] = s
+		if f.Required {
+			required = append(required, f.Name)
+		}
+	}
+	for name := range spec.Enum {
+		if _, ok := t.flags[name]; !ok {
+			return nil, fmt.Errorf("%s: Tool.Enum names %q, which is not a served flag of %q", pkg, name, spec.Command)
+		}
+	}
+	if !spec.NoArgs {
+		t.args = spec.Args
+		if t.args == "" {
+			t.args = "args"
+		}
+		if _, clash := props[t.args]; clash {
+			return nil, fmt.Errorf("%s: command %q has a flag named %q, the name of its positional input; set Tool.Args to another name", pkg, spec.Command, t.args)
+		}
+		d := "Positional arguments, each one argument; never read as flags."
+		if u := strings.TrimSpace(cmd.ArgsUsage); u != "" {
+			d += " Usage: " + u
+		}
+		props[t.args] = map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": d}
+	}
+	schema := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		schema["required"] = required
+	}
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		return nil, fmt.Errorf("%s: schema of %q: %v", pkg, spec.Command, err)
+	}
+	title, description := spec.Title, spec.Description
+	if title == "" {
+		title = cmd.Usage
+	}
+	if description == "" {
+		description = strings.TrimSpace(cmd.Usage + "\n\n" + cmd.Description)
+	}
+	t.mcpTool = mcp.Tool{
+		Name:        r.opts.Prefix + name,
+		Title:       title,
+		Description: description,
+		InputSchema: raw,
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: mcp.Bool(!spec.Write)},
+	}
+	return t, nil
+}
