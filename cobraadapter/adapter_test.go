@@ -287,11 +287,11 @@ func TestRootAndBadOptions(t *testing.T) {
 		t.Errorf("root: %q", got)
 	}
 	for opts, want := range map[*Options]string{
-		{Tools: []Tool{{Command: "db nope"}}}:                                         `cobraadapter: app demo has no command "nope" (Tool.Command "db nope"); it has: show-status`,
-		{Tools: []Tool{{Command: "show", Enum: map[string][]string{"count": {"1"}}}}}: `only a string flag`,
+		{Tools: []Tool{{Command: "db nope"}}}:                                          `cobraadapter: app demo has no command "nope" (Tool.Command "db nope"); it has: show-status`,
+		{Tools: []Tool{{Command: "show", Enum: map[string][]string{"count": {"1"}}}}}:  `only a string flag`,
 		{Tools: []Tool{{Command: "show", Enum: map[string][]string{"format": {"a"}}}}}: `the default "text" is not one of`,
 		{Tools: []Tool{{Command: "show", Enum: map[string][]string{"nope": {"a"}}}}}:   `Tool.Enum names "nope"`,
-		{Tools: []Tool{{Command: "show", Args: "name"}}}:                              `has a flag named "name"`,
+		{Tools: []Tool{{Command: "show", Args: "name"}}}:                               `has a flag named "name"`,
 	} {
 		err := AddTools(mcp.NewServer(mcp.Implementation{Name: "x", Version: "1"}, nil), newTestRoot, *opts)
 		if err == nil || !strings.Contains(err.Error(), want) {
