@@ -1,0 +1,100 @@
+package cliv3adapter
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mcpship/mcpship/internal/clitool"
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// AddTools registers the commands opts chooses as tools of srv. newRoot
+// is called once here to read the commands and flags, then once per call.
+func AddTools(srv *mcp.Server, newRoot func() *cli.Command, opts Options) error {
+	o, tools := opts.shared()
+	return clitool.AddTools(srv, sharedApp(newRoot), tools, o)
+}
+
+// sharedApp describes an app to package clitool.
+func sharedApp(newRoot func() *cli.Command) clitool.App {
+	root := newRoot()
+	a := clitool.App{Pkg: "cliv3adapter", Name: root.Name}
+	a.Find = func(path []string) (*clitool.Command, error) {
+		cmd := root
+		var inherited []clitool.Flag // the flags of the parents that apply to cmd
+		out := &clitool.Command{}
+		for _, name := range path {
+			var next *cli.Command
+			for _, c := range cmd.Commands {
+				if c.HasName(name) {
+					next = c
+				}
+			}
+			if next == nil {
+				var have []string
+				for _, c := range cmd.Commands {
+					have = append(have, c.Name)
+				}
+				return nil, clitool.NoCommand(a, strings.Join(path, " "), name, have)
+			}
+			inherited = append(flags(cmd.Flags, false), inherited...)
+			out.Path = append(out.Path, next.Name)
+			cmd = next
+		}
+		out.Usage, out.Description, out.ArgsUsage = cmd.Usage, cmd.Description, cmd.ArgsUsage
+		out.Flags = append(flags(cmd.Flags, true), inherited...)
+		return out, nil
+	}
+	a.Run = func(ctx context.Context, argv []string, stdout, stderr io.Writer) error {
+		root := newRoot()
+		root.Reader = strings.NewReader("") // never the protocol stream
+		root.Writer, root.ErrWriter = stdout, stderr
+		root.ExitErrHandler = func(context.Context, *cli.Command, error) {} // never os.Exit
+		// A call's argv never asks for help or the version; subcommands
+		// inherit these.
+		root.HideHelp, root.HideHelpCommand, root.HideVersion = true, true, true
+		var walk func(*cli.Command)
+		walk = func(c *cli.Command) {
+			c.DisableSliceFlagSeparator = true // each item is one value, commas and all
+			for _, sub := range c.Commands {
+				walk(sub)
+			}
+		}
+		walk(root)
+		return root.Run(ctx, argv)
+	}
+	return a
+}
+
+// flags describes fs to package clitool: all of them for the command
+// itself (own), and those that are not Local for a parent's. Hidden flags
+// are left out, and so are flags whose values have another type than
+// those clitool serves.
+func flags(fs []cli.Flag, own bool) []clitool.Flag {
+	var out []clitool.Flag
+	for _, f := range fs {
+		if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() || len(f.Names()) == 0 {
+			continue
+		}
+		if l, ok := f.(cli.LocalFlag); ok && l.IsLocal() && !own {
+			continue
+		}
+		sf := clitool.Flag{Name: f.Names()[0]}
+		if b, ok := f.(*cli.BoolWithInverseFlag); ok {
+			sf.Value = b.Value // its Get needs a parsed value
+		} else {
+			sf.Value = f.Get() // the default, in a tree not yet run
+		}
+		if d, ok := f.(cli.DocGenerationFlag); ok {
+			sf.Usage, sf.FromEnv = d.GetUsage(), len(d.GetEnvVars()) > 0
+		}
+		if r, ok := f.(cli.RequiredFlag); ok {
+			sf.Required = r.IsRequired()
+		}
+		out = append(out, sf)
+	}
+	return out
+}

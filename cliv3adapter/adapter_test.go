@@ -1,0 +1,334 @@
+package cliv3adapter
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// newTestRoot is a small app whose "show" command prints what it parsed.
+func newTestRoot() *cli.Command {
+	return &cli.Command{
+		Name:    "demo",
+		Version: "1.2.3",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "depth", Value: 2, Usage: "how deep", Local: true},
+			&cli.StringFlag{Name: "config", Usage: "config file"},
+		},
+		Action: func(_ context.Context, cmd *cli.Command) error {
+			fmt.Fprintf(cmd.Root().Writer, "root depth=%d args=%q", cmd.Int("depth"), cmd.Args().Slice())
+			return nil
+		},
+		Commands: []*cli.Command{
+			{
+				Name:        "show",
+				Usage:       "print the parsed flags and arguments",
+				Description: "Prints them as JSON.",
+				ArgsUsage:   "[WORD...]",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "name", Value: "anon", Usage: "who"},
+					&cli.BoolFlag{Name: "loud", Aliases: []string{"l"}},
+					&cli.IntFlag{Name: "count", Value: 1},
+					&cli.Int8Flag{Name: "small"},
+					&cli.UintFlag{Name: "level"},
+					&cli.Uint8Flag{Name: "byte"},
+					&cli.FloatFlag{Name: "ratio"},
+					&cli.Float32Flag{Name: "ratio32", Value: 0.5},
+					&cli.DurationFlag{Name: "wait", Value: time.Second},
+					&cli.StringSliceFlag{Name: "tag"},
+					&cli.IntSliceFlag{Name: "num"},
+					&cli.BoolWithInverseFlag{Name: "color", Value: true},
+					&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
+					&cli.StringFlag{Name: "secret", Hidden: true},
+					&cli.TimestampFlag{Name: "when"},
+					&cli.StringMapFlag{Name: "label"},
+				},
+				Action: func(_ context.Context, cmd *cli.Command) error {
+					out := map[string]any{
+						"name": cmd.String("name"), "loud": cmd.Bool("loud"), "count": cmd.Int("count"), "small": cmd.Int8("small"),
+						"level": cmd.Uint("level"), "ratio32": cmd.Float32("ratio32"), "wait": cmd.Duration("wait").String(),
+						"tag": cmd.StringSlice("tag"), "num": cmd.IntSlice("num"), "color": cmd.Bool("color"),
+						"config": cmd.String("config"), "args": cmd.Args().Slice(),
+					}
+					b, _ := json.Marshal(out)
+					fmt.Fprintln(cmd.Root().Writer, string(b))
+					fmt.Fprintln(cmd.Root().ErrWriter, "note on stderr")
+					return nil
+				},
+			},
+			{
+				Name:  "fail",
+				Flags: []cli.Flag{&cli.IntFlag{Name: "code", Required: true}},
+				Action: func(_ context.Context, cmd *cli.Command) error {
+					fmt.Fprintln(cmd.Root().Writer, "partial output")
+					if cmd.Int("code") == 1 {
+						return errors.New("plain failure")
+					}
+					return cli.Exit("it failed", cmd.Int("code"))
+				},
+			},
+			{Name: "wipe", Usage: "delete everything", Action: func(context.Context, *cli.Command) error { return nil }},
+			{Name: "db", Commands: []*cli.Command{{Name: "show-status", Aliases: []string{"st"}, Action: func(_ context.Context, cmd *cli.Command) error {
+				fmt.Fprint(cmd.Root().Writer, "up")
+				return nil
+			}}}},
+		},
+	}
+}
+
+var testOptions = Options{
+	Prefix: "demo_",
+	Tools: []Tool{
+		{Command: "show", JSON: true, Enum: map[string][]string{"format": {"text", "json"}}},
+		{Command: "fail", NoArgs: true, OKExitCodes: []int{0, 3}},
+		{Command: "wipe", Write: true},
+		{Command: "db st", NoArgs: true},
+	},
+}
+
+// connect serves the tools on an in-memory pipe and returns a client.
+func connect(t *testing.T, newRoot func() *cli.Command, opts Options) *mcp.Client {
+	t.Helper()
+	srv := mcp.NewServer(mcp.Implementation{Name: "demo", Version: "1"}, &mcp.ServerOptions{MaxConcurrentCalls: 64})
+	if err := AddTools(srv, newRoot, opts); err != nil {
+		t.Fatal(err)
+	}
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = srv.Serve(ctx, sr, sw); sw.Close(); close(done) }()
+	c := mcp.NewClient(cr, cw, nil)
+	t.Cleanup(func() { c.Close(); cancel(); <-done })
+	if _, err := c.Initialize(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func call(t *testing.T, c *mcp.Client, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := c.CallTool(context.Background(), name, args)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+func TestListAndSchema(t *testing.T) {
+	c := connect(t, newTestRoot, testOptions)
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Name)
+	}
+	if want := []string{"demo_show", "demo_fail", "demo_db_show_status"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("tools = %v, want %v (write-side wipe excluded; the alias st resolved)", names, want)
+	}
+	if tools[0].Title != "print the parsed flags and arguments" || tools[0].Description != "print the parsed flags and arguments\n\nPrints them as JSON." {
+		t.Errorf("title %q, description %q", tools[0].Title, tools[0].Description)
+	}
+	var s struct {
+		Properties map[string]map[string]any `json:"properties"`
+		Required   []string                  `json:"required"`
+	}
+	if err := json.Unmarshal(tools[0].InputSchema, &s); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"name": `{"default":"anon","description":"who","type":"string"}`,
+		"loud": `{"type":"boolean"}`, "count": `{"default":1,"type":"integer"}`,
+		"small":   `{"maximum":127,"minimum":-128,"type":"integer"}`,
+		"level":   `{"minimum":0,"type":"integer"}`,
+		"byte":    `{"maximum":255,"minimum":0,"type":"integer"}`,
+		"ratio":   `{"type":"number"}`,
+		"ratio32": `{"default":0.5,"type":"number"}`,
+		"wait":    `{"default":"1s","description":"(a duration such as \"1m30s\")","pattern":"^(\\d+(\\.\\d*)?(ns|us|µs|ms|s|m|h))+$|^0$","type":"string"}`,
+		"tag":     `{"items":{"type":"string"},"type":"array"}`,
+		"num":     `{"items":{"type":"integer"},"type":"array"}`,
+		"color":   `{"default":true,"type":"boolean"}`,
+		"format":  `{"default":"text","description":"text or json","enum":["text","json"],"type":"string"}`,
+		"config":  `{"description":"config file","type":"string"}`,
+		"args":    `{"description":"Positional arguments, each one argument; never read as flags. Usage: [WORD...]","items":{"type":"string"},"type":"array"}`,
+	}
+	for name, w := range want {
+		got, _ := json.Marshal(s.Properties[name])
+		if string(got) != w {
+			t.Errorf("%s: %s\n want %s", name, got, w)
+		}
+	}
+	for name := range s.Properties {
+		if _, ok := want[name]; !ok {
+			t.Errorf("unexpected input %q (hidden, timestamp, map and the parent's Local flags are left out)", name)
+		}
+	}
+	if err := json.Unmarshal(tools[1].InputSchema, &s); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.Required, []string{"code"}) {
+		t.Errorf("fail requires %v, want [code]", s.Required)
+	}
+	if !*tools[0].Annotations.ReadOnlyHint {
+		t.Error("show is not announced read-only")
+	}
+}
+
+func TestValuesArriveAsGiven(t *testing.T) {
+	c := connect(t, newTestRoot, testOptions)
+	res := call(t, c, "demo_show", map[string]any{
+		"name": "bob", "loud": true, "small": -128, "ratio32": 2.0, "wait": "1m30s", "config": "c.yml", "color": false,
+		"tag": []string{`a,b`, `say "hi"`, ""}, "num": []any{2.0, json.Number("1e1")},
+		"args": []string{"--name=injected", "-x", "a; rm -rf /", "$(id)", "two\nlines"},
+	})
+	if res.IsError {
+		t.Fatalf("call failed: %s", res.Content[0].Text)
+	}
+	got, _ := json.Marshal(res.StructuredContent)
+	want := `{"args":["--name=injected","-x","a; rm -rf /","$(id)","two\nlines"],"color":false,"config":"c.yml","count":1,"level":0,` +
+		`"loud":true,"name":"bob","num":[2,10],"ratio32":2,"small":-128,"tag":["a,b","say \"hi\"",""],"wait":"1m30s"}`
+	if string(got) != want {
+		t.Errorf("parsed\n %s\nwant\n %s", got, want)
+	}
+	res = call(t, c, "demo_show", map[string]any{})
+	got, _ = json.Marshal(res.StructuredContent)
+	want = `{"args":[],"color":true,"config":"","count":1,"level":0,"loud":false,"name":"anon","num":[],"ratio32":0.5,"small":0,"tag":[],"wait":"1s"}`
+	if string(got) != want {
+		t.Errorf("a second call, with no inputs, parsed\n %s\nwant the defaults\n %s", got, want)
+	}
+	for _, bad := range []map[string]any{{"small": 128}, {"level": -1}, {"format": "xml"}, {"wait": "soon"}} {
+		if res := call(t, c, "demo_show", bad); !res.IsError {
+			t.Errorf("%v was accepted: %s", bad, res.Content[0].Text)
+		}
+	}
+}
+
+func TestConcurrentCallsAreIsolated(t *testing.T) {
+	c := connect(t, newTestRoot, testOptions)
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name := fmt.Sprintf("n%d", i)
+			res, err := c.CallTool(context.Background(), "demo_show", map[string]any{"name": name, "count": i, "tag": []string{name}})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			got, _ := res.StructuredContent.(map[string]any)
+			if got["name"] != name || got["count"] != float64(i) || fmt.Sprint(got["tag"]) != "["+name+"]" {
+				t.Errorf("call %d got %v", i, got)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestExitCodes(t *testing.T) {
+	c := connect(t, newTestRoot, testOptions)
+	for _, tc := range []struct {
+		args    map[string]any
+		isError bool
+		want    []string
+	}{
+		{map[string]any{"code": 3}, false, []string{"partial output", "(exit status 3)"}},
+		{map[string]any{"code": 4}, true, []string{"demo fail exited with status 4: it failed", "partial output"}},
+		{map[string]any{"code": 1}, true, []string{"demo fail exited with status 1: plain failure"}},
+		{map[string]any{}, true, []string{`missing required property "code"`}},
+		{map[string]any{"code": 2, "bogus": 1}, true, []string{`unknown property "bogus"`}},
+	} {
+		res := call(t, c, "demo_fail", tc.args)
+		for _, w := range tc.want {
+			if res.IsError != tc.isError || !strings.Contains(res.Content[0].Text, w) {
+				t.Errorf("%v: isError %v, %q; want %v and %q", tc.args, res.IsError, res.Content[0].Text, tc.isError, w)
+			}
+		}
+	}
+	if res := call(t, c, "demo_db_show_status", nil); res.IsError || res.Content[0].Text != "up" {
+		t.Errorf("db show-status: %+v", res)
+	}
+}
+
+func TestRootAndBadOptions(t *testing.T) {
+	c := connect(t, newTestRoot, Options{Tools: []Tool{{Command: ""}}})
+	res := call(t, c, "demo", map[string]any{"depth": 5, "args": []string{"-x", "y"}})
+	if got := res.Content[0].Text; res.IsError || got != `root depth=5 args=["-x" "y"]` {
+		t.Errorf("root: %q", got)
+	}
+	for opts, want := range map[*Options]string{
+		{Tools: []Tool{{Command: "db nope"}}}:                                         `cliv3adapter: app demo has no command "nope" (Tool.Command "db nope"); it has: show-status`,
+		{Tools: []Tool{{Command: "show", Enum: map[string][]string{"count": {"1"}}}}}: `only a string flag`,
+		{Tools: []Tool{{Command: "show", Args: "name"}}}:                              `has a flag named "name"`,
+	} {
+		err := AddTools(mcp.NewServer(mcp.Implementation{Name: "x", Version: "1"}, nil), newTestRoot, *opts)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%+v: %v, want %q", opts.Tools, err, want)
+		}
+	}
+}
+
+// run runs the test app with Commands added, as its main would.
+func run(args ...string) (stdout, stderr string, err error) {
+	var newRoot func() *cli.Command
+	newRoot = func() *cli.Command {
+		root := newTestRoot()
+		root.Commands = append(root.Commands, Commands(newRoot, testOptions)...)
+		return root
+	}
+	root := newRoot()
+	var out, errOut bytes.Buffer
+	root.Writer, root.ErrWriter, root.Reader = &out, &errOut, strings.NewReader("")
+	root.ExitErrHandler = func(context.Context, *cli.Command, error) {}
+	err = root.Run(context.Background(), append([]string{"demo"}, args...))
+	return out.String(), errOut.String(), err
+}
+
+func TestCommands(t *testing.T) {
+	var names []string
+	for _, c := range Commands(newTestRoot, testOptions) {
+		names = append(names, c.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"mcp", "init", "remove", "doctor"}) {
+		t.Errorf("Commands: %v", names)
+	}
+	for _, args := range [][]string{{"init", "--help"}, {"init", "-h"}} {
+		out, _, err := run(args...)
+		if err != nil || !strings.Contains(out, "demo init - register this program") || !strings.Contains(out, "--allow-write") || !strings.Contains(out, "--dry-run") {
+			t.Errorf("%q: %v\n%s", args, err, out)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mcp", "extra"}, `mcp takes no arguments, got "extra"`},
+		{[]string{"mcp", "--transport", "http"}, `unsupported --transport "http"`},
+		{[]string{"mcp", "--bogus"}, `flag provided but not defined: -bogus`},
+		{[]string{"init", "--scope", "global"}, `--scope "global": want project, user or local`},
+	} {
+		_, _, err := run(tc.args...)
+		var ec cli.ExitCoder
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &ec) || ec.ExitCode() != 64 {
+			t.Errorf("%q: %v, want a usage error (64) saying %q", tc.args, err, tc.want)
+		}
+	}
+	out, _, err := run("mcp")
+	if err != nil || out != "" {
+		t.Errorf("mcp with no input: %v, %q", err, out)
+	}
+}

@@ -1,0 +1,68 @@
+package cliv3adapter
+
+import (
+	"context"
+
+	clv2 "github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
+
+	"github.com/mcpship/mcpship/internal/clitool"
+	"github.com/mcpship/mcpship/mcp"
+	"github.com/mcpship/mcpship/registercmd"
+)
+
+// Commands returns the subcommands a host app adds to its root: "mcp",
+// which serves the chosen commands over stdio, and "init", "remove" and
+// "doctor", which register "PROGRAM mcp" with AI assistants, take it out
+// again and check that it answers. When a tool is marked Write, init has
+// --allow-write, which registers "PROGRAM mcp --allow-write".
+//
+// Mistakes on the command line are errors whose ExitCode is 64, which
+// cli.HandleExitCoder, the default exit handler, exits with.
+func Commands(newRoot func() *cli.Command, opts Options) []*cli.Command {
+	serve := &cli.Command{
+		Name:        "mcp",
+		Usage:       clitool.MCPUsage,
+		Description: clitool.MCPDescription,
+		ArgsUsage:   " ",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "transport", Value: "stdio", Usage: clitool.TransportUsage},
+			&cli.BoolFlag{Name: "allow-write", Usage: clitool.AllowWriteUsage},
+		},
+		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
+			return clitool.Usagef("%v", err)
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			o, tools := opts.shared()
+			root := cmd.Root()
+			stdio := &mcp.StdioOptions{Stdin: root.Reader, Stdout: root.Writer, RedirectStdout: opts.RedirectStdout}
+			return clitool.Serve(ctx, sharedApp(newRoot), root.Version, tools, o, cmd.String("transport"), cmd.Bool("allow-write"), cmd.Args().Slice(), stdio)
+		},
+	}
+	return append([]*cli.Command{serve}, registration(opts)...)
+}
+
+// registration returns init, remove and doctor: commands that take their
+// arguments unparsed and hand them to registercmd.Run, help flags and all.
+func registration(opts Options) []*cli.Command {
+	p := registercmd.Program{Args: []string{"mcp"}}
+	for _, t := range opts.Tools {
+		if t.Write {
+			p.Flags = []clv2.Flag{&clv2.BoolFlag{Name: "allow-write", Usage: "register 'mcp --allow-write', which also serves the commands that change things"}}
+		}
+	}
+	var out []*cli.Command
+	for _, c := range registercmd.Commands(p) {
+		out = append(out, &cli.Command{
+			Name:            c.Name,
+			Usage:           c.Usage,
+			Description:     c.Description,
+			SkipFlagParsing: true,
+			Action: func(ctx context.Context, cmd *cli.Command) error {
+				root := cmd.Root()
+				return registercmd.Run(ctx, p, root.Name, c.Name, cmd.Args().Slice(), root.Writer, root.ErrWriter)
+			},
+		})
+	}
+	return out
+}

@@ -1,0 +1,74 @@
+package cliv3adapter
+
+import "github.com/mcpship/mcpship/internal/clitool"
+
+// Options choose which commands of an app become tools, and how they run.
+type Options struct {
+	// Prefix is put before every tool name, as "rigor_" in rigor_check.
+	Prefix string
+	// Tools lists the commands to serve. Nothing else is served.
+	Tools []Tool
+	// AllowWrite serves the tools marked Write as well. The "mcp"
+	// subcommand sets it from its --allow-write flag.
+	AllowWrite bool
+	// Serial runs one call at a time, for apps whose flags write to
+	// shared Destination variables or whose actions share global state.
+	Serial bool
+	// ExitCode maps the error the app returns to an exit code. Default:
+	// the code of an error with an ExitCode method, such as a
+	// cli.ExitCoder, else 1 (and 0 for no error).
+	ExitCode func(error) int
+	// MaxOutputBytes caps what is kept of each call's output and of its
+	// error output. Default 1 MiB.
+	MaxOutputBytes int
+	// RedirectStdout makes the "mcp" command point the variable os.Stdout
+	// at os.Stderr while it serves, for apps whose commands print to
+	// os.Stdout rather than to their Command's Writer: such prints would
+	// otherwise go into the protocol stream. It changes a global of the
+	// process, so it is off unless asked. See [mcp.StdioOptions].
+	RedirectStdout bool
+}
+
+// Tool chooses one command and shapes its tool.
+type Tool struct {
+	// Command is the command's path below the root, such as "check" or
+	// "db status"; "" is the root's own Action.
+	Command string
+	// Name is the tool's name after Options.Prefix. Default: Command with
+	// spaces and '-' turned into '_' (the root's name for "").
+	Name string
+	// Title and Description default to the command's Usage, and its
+	// Usage and Description.
+	Title, Description string
+	// Args names the array input that carries positional arguments.
+	// Default "args".
+	Args string
+	// NoArgs leaves positional arguments out, for commands that take none.
+	NoArgs bool
+	// Exclude names flags to leave out of the tool, such as "follow".
+	Exclude []string
+	// Enum gives the values a string flag accepts, by flag name, such as
+	// {"format": {"json", "text"}}: the input lists them, and a call with
+	// another value is refused before the command runs.
+	Enum map[string][]string
+	// OKExitCodes are the exit codes that are a normal result; any other
+	// makes the result an error (isError). Default [0].
+	OKExitCodes []int
+	// JSON says the command prints JSON, at least when asked (such as
+	// with a --json flag): output that is one whole JSON object goes into
+	// structuredContent, an array v as {"result": v}; other output is
+	// text, as without JSON.
+	JSON bool
+	// Write marks a command that changes things: it is served only with
+	// AllowWrite, and not announced as read-only.
+	Write bool
+}
+
+// shared returns the options and tools as package clitool takes them.
+func (o *Options) shared() (clitool.Options, []clitool.Tool) {
+	tools := make([]clitool.Tool, len(o.Tools))
+	for i, t := range o.Tools {
+		tools[i] = clitool.Tool(t)
+	}
+	return clitool.Options{Prefix: o.Prefix, AllowWrite: o.AllowWrite, Serial: o.Serial, ExitCode: o.ExitCode, MaxOutputBytes: o.MaxOutputBytes}, tools
+}
