@@ -15,11 +15,13 @@ import (
 
 // binPath is the mcpship binary built by TestMain; binDir is its directory.
 // standinDir holds the stand-in program (tests/standin) under the names
-// rigor, commitbrief and standin; goappPath is examples/goapp.
-var binPath, binDir, standinDir, goappPath string
+// rigor, commitbrief and standin; goappPath, cobraappPath and
+// cliv3appPath are examples/goapp, examples/cobraapp and examples/cliv3app,
+// the same app on urfave/cli v2, Cobra and urfave/cli v3.
+var binPath, binDir, standinDir, goappPath, cobraappPath, cliv3appPath string
 
 // coverDir is $MCPSHIP_COVERDIR. When it is set (scripts/test.sh sets it),
-// mcpship and goapp are built with -cover and write their coverage data
+// mcpship and the example apps are built with -cover and write their coverage data
 // there ($GOCOVERDIR, which every command the tests run must get), so that
 // what the end-to-end tests exercise counts in the coverage report.
 var coverDir = os.Getenv("MCPSHIP_COVERDIR")
@@ -42,6 +44,8 @@ func buildAndRun(m *testing.M) int {
 	}
 	standinDir = filepath.Join(dir, "standin")
 	goappPath = filepath.Join(dir, "goapp"+exeSuffix())
+	cobraappPath = filepath.Join(dir, "cobraapp"+exeSuffix())
+	cliv3appPath = filepath.Join(dir, "cliv3app"+exeSuffix())
 	standin := filepath.Join(standinDir, "standin"+exeSuffix())
 	if coverDir != "" {
 		if err := os.Setenv("GOCOVERDIR", coverDir); err != nil {
@@ -56,6 +60,8 @@ func buildAndRun(m *testing.M) int {
 		{binPath, "github.com/mcpship/mcpship/cmd/mcpship", true},
 		{standin, "github.com/mcpship/mcpship/tests/standin", false},
 		{goappPath, "github.com/mcpship/mcpship/examples/goapp", true},
+		{cobraappPath, "github.com/mcpship/mcpship/examples/cobraapp", true},
+		{cliv3appPath, "github.com/mcpship/mcpship/examples/cliv3app", true},
 	} {
 		args := []string{"build", "-o", b.out}
 		if b.cover && coverDir != "" {
@@ -85,7 +91,7 @@ func exeSuffix() string {
 }
 
 // TestScripts runs the testscript files in testdata/script with the built
-// mcpship and goapp first on PATH. Each script gets a fresh $WORK, used as $HOME too.
+// mcpship and the example apps first on PATH. Each script gets a fresh $WORK, used as $HOME too.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
@@ -95,6 +101,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("MCPSHIP_BIN", binPath)
 			env.Setenv("GOAPP_BIN", goappPath)
+			env.Setenv("COBRAAPP_BIN", cobraappPath)
+			env.Setenv("CLIV3APP_BIN", cliv3appPath)
 			examples, err := filepath.Abs("../examples")
 			if err != nil {
 				return err

@@ -50,7 +50,7 @@ func main() {
 var tools = cliadapter.Options{
 	Prefix: "goapp_",
 	Tools: []cliadapter.Tool{
-		{Command: "count", Args: "files", JSON: true},
+		{Command: "count", Args: "files", JSON: true, Enum: map[string][]string{"by": {"lines", "words", "bytes"}}},
 		{Command: "find", Args: "files", OKExitCodes: []int{0, 1}},
 		{Command: "touch", Args: "files", Write: true},
 	},
