@@ -35,4 +35,7 @@
 //
 // Commands are opt-in: only those listed in Options.Tools are served, and
 // those marked Write only when the server runs with --allow-write.
+//
+// Packages cobraadapter and cliv3adapter do the same, with the same
+// Options and Tool, for Cobra and urfave/cli v3 apps.
 package cliadapter

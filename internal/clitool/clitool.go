@@ -2,8 +2,8 @@
 // once for urfave/cli v2 (package cliadapter), Cobra (cobraadapter) and
 // urfave/cli v3 (cliv3adapter): which commands become tools, a command's
 // flags as a tool's input schema ([Flag]), a call's arguments as the
-// command line the app runs ([Tool.argv]), and a run's outcome as a
-// result (through package toolresult, which the manifest runner shares).
+// command line the app runs, and a run's outcome as a result (through
+// package toolresult, which the manifest runner shares).
 //
 // An adapter reads its framework's command tree into [Command] values and
 // runs one call with a fresh app; everything between is here, so a tool
