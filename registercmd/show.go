@@ -38,6 +38,9 @@ func printTools(w io.Writer, init *mcp.InitializeResult, tools []mcp.Tool) error
 			writeWrapped(&b, t.Description, "    ")
 		}
 		writeInputs(&b, t.InputSchema)
+		if out := outputs(t.OutputSchema); out != "" {
+			b.WriteString("    output: " + out + "\n")
+		}
 		if h := hints(t.Annotations); h != "" {
 			b.WriteString("    hints: " + h + "\n")
 		}
@@ -100,6 +103,28 @@ func writeInputs(w *bytes.Buffer, raw json.RawMessage) {
 			w.WriteString("\n")
 		}
 	}
+}
+
+// outputs describes an output schema by its top-level properties and
+// their types, "" when there is none.
+func outputs(raw json.RawMessage) string {
+	var s schema
+	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	names, props := members(s.Properties)
+	if len(names) == 0 {
+		return s.kind()
+	}
+	for i, name := range names {
+		var p schema
+		kind := "any"
+		if json.Unmarshal(props[name], &p) == nil {
+			kind = p.kind()
+		}
+		names[i] = name + " " + kind
+	}
+	return strings.Join(names, ", ")
 }
 
 // kind names the values s allows: a type ("array of string"), the values

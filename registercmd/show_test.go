@@ -40,7 +40,8 @@ func TestPrintTools(t *testing.T) {
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string", "description": "what to find"},
 				"limit": {"type": "integer", "default": 10}, "mode": {"enum": ["fast", "full"]}}, "required": ["q"]}`),
 			Annotations: &mcp.ToolAnnotations{Title: "Search", ReadOnlyHint: mcp.Bool(true), OpenWorldHint: mcp.Bool(false)}},
-		{Name: "ping", Title: "Ping", Description: "Ping", InputSchema: json.RawMessage(`{"type": "object"}`)},
+		{Name: "ping", Title: "Ping", Description: "Ping", InputSchema: json.RawMessage(`{"type": "object"}`),
+			OutputSchema: json.RawMessage(`{"type": "object", "properties": {"ms": {"type": "number"}, "hosts": {"type": "array", "items": {"type": "string"}}}}`)},
 	}
 	var b bytes.Buffer
 	if err := printTools(&b, init, tools); err != nil {
@@ -61,6 +62,7 @@ search: Search
 
 ping: Ping
     (no inputs)
+    output: ms number, hosts array of string
 `
 	if got := b.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
