@@ -143,6 +143,13 @@ if [ "$ci" = true ] || [ ${#skipped[@]} -eq 0 ]; then
 fi
 export PATH="${MCPSHIP_CACHE:-$HOME/.cache/mcpship}/tools:$PATH"
 
+step "install wrap test programs" "Debian's gdu, duf, yamllint, reuse, flask, black, fd, hyperfine, hexyl; yq, swag, urfave/cli's builder (cached)"
+sh scripts/install-wrapfixtures.sh 2>&1 | tee "$logs/wrapfixtures"
+collect_skips "$logs/wrapfixtures"
+if [ "$ci" = true ] || ! grep -q 'SKIPPED: ' "$logs/wrapfixtures"; then
+	export MCPSHIP_WRAP_PROGRAMS=require # tests/wrap_test.go fails, not skips, on a missing program
+fi
+
 step "go vet" "the main module, and the benchmark module that builds on it; the main module for macOS and Windows"
 go vet ./...
 (cd bench && go vet ./...)

@@ -87,6 +87,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return newAppWith(stdin, stdout, stderr, append([]*cli.Command{
 		serveCommand(),
 		manifestCommand(),
+		wrapCommand(),
 		versionCommand(),
 		addcmd.Command(),
 	}, registerCommands()...))

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpship/mcpship/wrap"
+)
+
+func wrapCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "wrap",
+		Usage:     "draft a manifest from a program's own --help",
+		ArgsUsage: "-- PROGRAM [SUBCOMMAND...]",
+		Description: "Runs PROGRAM --help (then -h, then help) directly, never through a shell, with stdin\n" +
+			"closed and a timeout, reads the help of its subcommands too, and writes a manifest with one\n" +
+			"read-only tool per command: flags become typed inputs, positional arguments inputs after \"--\".\n" +
+			"Commands whose names or help suggest they write, delete, push, deploy or do not return are left\n" +
+			"out and listed; --allow adds them, marked \"readOnly\": false. It prints what it recognised, what\n" +
+			"it guessed and what it could not read; check the draft, then try it with mcpship serve.\n" +
+			"Nothing is written when the program is not found, its help cannot be read, or FILE exists\n" +
+			"(unless --force). docs/wrap.md describes what each help layout gives.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "mcpship.json", Usage: "write the manifest to `FILE`"},
+			&cli.BoolFlag{Name: "force", Usage: "overwrite FILE if it exists"},
+			&cli.StringSliceFlag{Name: "allow", Usage: "draft the `COMMAND` (\"db migrate\") although it may write; repeatable"},
+			&cli.IntFlag{Name: "max-depth", Value: 3, Usage: "read subcommands this many levels deep"},
+			&cli.IntFlag{Name: "max-runs", Value: 100, Usage: "run the program for help at most this many times"},
+			&cli.DurationFlag{Name: "timeout", Value: wrapTimeout, Usage: "give each help run this long"},
+			&cli.DurationFlag{Name: "total-time", Value: wrapTotal, Usage: "give all help runs together this long"},
+		},
+		OnUsageError: usageError,
+		Action:       runWrap,
+	}
+}
+
+const (
+	wrapTimeout = 5e9  // 5s
+	wrapTotal   = 60e9 // 60s
+)
+
+func runWrap(c *cli.Context) error {
+	argv := c.Args().Slice()
+	if len(argv) == 0 {
+		return usagef("wrap needs a program: mcpship wrap -- PROGRAM [SUBCOMMAND...]")
+	}
+	for _, n := range []string{"max-depth", "max-runs"} {
+		if c.Int(n) < 1 {
+			return usagef("--%s must be at least 1, got %d", n, c.Int(n))
+		}
+	}
+	for _, n := range []string{"timeout", "total-time"} {
+		if c.Duration(n) <= 0 {
+			return usagef("--%s must be positive, got %v", n, c.Duration(n))
+		}
+	}
+	out := c.String("output")
+	if _, err := os.Lstat(out); err == nil && !c.Bool("force") {
+		return cli.Exit(fmt.Sprintf("%s exists; nothing was written. Give another file with -o, or --force to overwrite it", out), exitFailure)
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return cli.Exit(fmt.Sprintf("cannot check %s: %v; nothing was written", out, err), exitFailure)
+	}
+	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
+		return cli.Exit(fmt.Sprintf("cannot write %s: directory %s does not exist; create it first. Nothing was written", out, filepath.Dir(out)), exitFailure)
+	}
+	res, err := wrap.Draft(c.Context, argv, wrap.Options{
+		Allow:       c.StringSlice("allow"),
+		MaxDepth:    c.Int("max-depth"),
+		MaxRuns:     c.Int("max-runs"),
+		Timeout:     c.Duration("timeout"),
+		TotalTime:   c.Duration("total-time"),
+		ManifestDir: filepath.Dir(out),
+	})
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("wrap %s: %v; nothing was written", strings.Join(argv, " "), err), exitFailure)
+	}
+	if err := writeNew(out, res.Manifest, c.Bool("force")); err != nil {
+		return cli.Exit(fmt.Sprintf("writing %s: %v; nothing was written", out, err), exitFailure)
+	}
+	report(c.App.ErrWriter, res)
+	fmt.Fprintf(c.App.Writer, "%s: drafted %s: %s\n", out, plural(len(res.Tools), "tool"), strings.Join(res.Tools, ", "))
+	fmt.Fprintf(c.App.Writer, "next: read it, then try it: mcpship manifest check %s && mcpship serve --manifest %s\n", out, out)
+	return nil
+}
+
+// report prints what the draft recognised, guessed, could not read and
+// left out, on standard error.
+func report(w io.Writer, res *wrap.Result) {
+	for _, part := range []struct {
+		title string
+		lines []string
+	}{
+		{"recognised", res.Recognised},
+		{"guessed (check these)", res.Guessed},
+		{"could not read", res.Unread},
+		{"left out (may write, run commands or not return)", res.LeftOut},
+	} {
+		if len(part.lines) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s:\n", part.title)
+		for _, l := range part.lines {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+}
+
+// writeNew writes data to file through a temporary file in the same
+// directory, renamed into place; without force, an existing file is
+// never replaced.
+func writeNew(file string, data []byte, force bool) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".mcpship-wrap-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	if force {
+		return os.Rename(tmp.Name(), file)
+	}
+	// A link fails if the file appeared meanwhile, where a rename would replace it.
+	if err := os.Link(tmp.Name(), file); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s appeared while drafting; give --force to overwrite it", file)
+		}
+		return err
+	}
+	return nil
+}

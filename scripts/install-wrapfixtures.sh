@@ -1,0 +1,115 @@
+#!/bin/sh
+# install-wrapfixtures.sh installs the real programs that the tests of
+# "mcpship wrap" (tests/wrap_test.go) read the help of, drafted, served and
+# called: one or more per help layout.
+#
+#   sh scripts/install-wrapfixtures.sh
+#
+# From Debian (apt-get, as root or with password-less sudo; about 7 MB to
+# download): gdu (Cobra), duf (Go's flag), yamllint and reuse (argparse),
+# python3-flask and black (Click), fd-find, hyperfine and hexyl (clap).
+# From the Go module proxy (go install, into $MCPSHIP_CACHE/wrapfixtures,
+# default ~/.cache/mcpship/wrapfixtures): yq (Cobra), swag (urfave/cli v2),
+# and urfave/cli v3's own build tool, as "builder" (urfave/cli v3). The tests
+# also use goreleaser, actionlint and staticcheck from install-tools.sh.
+#
+# The script is idempotent: a second run installs nothing. What it cannot
+# install (no root, a registry out of reach) gets one "SKIPPED: <what>: <why>"
+# line and the script goes on; the tests that need it skip, or fail under
+# CI=true. It exits 1 only on other failures.
+set -eu
+
+APT_PACKAGES="gdu duf yamllint reuse python3-flask black fd-find hyperfine hexyl"
+# The binary each package installs, checked to decide whether to install.
+APT_BINARIES="/usr/bin/gdu /usr/bin/duf /usr/bin/yamllint /usr/bin/reuse /usr/bin/flask /usr/bin/black /usr/bin/fdfind /usr/bin/hyperfine /usr/bin/hexyl"
+
+# NAME MODULE PACKAGE VERSION, one per line.
+GO_PROGRAMS="yq github.com/mikefarah/yq/v4 github.com/mikefarah/yq/v4 v4.54.3
+swag github.com/swaggo/swag github.com/swaggo/swag/cmd/swag v1.16.4
+builder github.com/urfave/cli/v3 github.com/urfave/cli/v3/scripts v3.14.0"
+
+say() { printf 'install-wrapfixtures: %s\n' "$*" >&2; }
+die() { say "ERROR: $*"; exit 1; }
+skip() { say "SKIPPED: $1: $2"; }
+
+unreachable() {
+	grep -Eqi 'dial tcp|no such host|connection refused|connection reset|i/o timeout|network is unreachable|TLS handshake timeout|Temporary failure (in name resolution|resolving)|Could not resolve|Could not connect|Unable to connect|Failed to fetch|proxyconnect|403 Forbidden' "$1"
+}
+
+install_apt() {
+	missing=
+	for bin in $APT_BINARIES; do
+		[ -x "$bin" ] || missing="$missing $bin"
+	done
+	if [ -z "$missing" ]; then
+		say "the Debian programs are installed"
+		return
+	fi
+	why=
+	sudo=
+	if ! command -v apt-get >/dev/null 2>&1; then
+		why="there is no apt-get here; install$missing with your package manager"
+	elif [ "$(id -u)" -ne 0 ]; then
+		if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+			sudo="sudo -n"
+		else
+			why="installing them needs root: sudo apt-get install $APT_PACKAGES"
+		fi
+	fi
+	if [ -n "$why" ]; then
+		skip "wrap test programs from Debian ($APT_PACKAGES)" "$why"
+		return
+	fi
+	say "installing $APT_PACKAGES with apt-get..."
+	start=$(date +%s)
+	if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q >"$log" 2>&1 || unreachable "$log"; then
+		cat "$log" >&2
+		unreachable "$log" || die "apt-get update failed (output above)"
+		skip "wrap test programs from Debian" "the Debian package repositories cannot be reached; run this script again once they can"
+		return
+	fi
+	# shellcheck disable=SC2086 # a word list on purpose
+	if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $APT_PACKAGES >"$log" 2>&1; then
+		cat "$log" >&2
+		unreachable "$log" || die "apt-get install failed (output above)"
+		skip "wrap test programs from Debian" "the Debian package repositories cannot be reached; run this script again once they can"
+		return
+	fi
+	say "installed them in $(($(date +%s) - start))s"
+}
+
+install_go() {
+	echo "$GO_PROGRAMS" | while read -r name module package version; do
+		bin=$dir/$name
+		if [ -x "$bin" ] && go version -m "$bin" 2>/dev/null |
+			grep -Eq "^[[:space:]]+mod[[:space:]]+${module}[[:space:]]+${version}([[:space:]]|\$)"; then
+			say "$name $version already in $dir"
+			continue
+		fi
+		command -v go >/dev/null 2>&1 || die "go is not on PATH; install Go 1.25 or later"
+		say "building $name ($package@$version) with go install..."
+		tmp=$(mktemp -d)
+		if ! GOBIN=$tmp go install "$package@$version" >"$log" 2>&1; then
+			cat "$log" >&2
+			rm -rf "$tmp"
+			unreachable "$log" || die "go install $package@$version failed (output above)"
+			skip "$name (wrap tests)" "the Go module proxy ($(go env GOPROXY)) cannot be reached; run this script again once it can"
+			continue
+		fi
+		mv "$tmp"/* "$bin" # the one program go install built
+		rm -rf "$tmp"
+		say "$name $version installed: $bin"
+	done
+}
+
+main() {
+	cache=${MCPSHIP_CACHE:-${HOME:?HOME is not set; set HOME or MCPSHIP_CACHE}/.cache/mcpship}
+	dir=$cache/wrapfixtures
+	mkdir -p "$dir" || die "cannot create $dir; set MCPSHIP_CACHE to a writable directory"
+	log=$(mktemp) || die "cannot create a temporary file"
+	trap 'rm -f "$log"' EXIT
+	install_apt
+	install_go
+}
+
+main "$@"

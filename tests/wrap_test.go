@@ -1,0 +1,423 @@
+package tests
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The tests of "mcpship wrap" run it on real programs, installed by
+// scripts/install-wrapfixtures.sh from Debian and the Go module proxy, and
+// from scripts/install-tools.sh. A missing program skips its test, unless
+// MCPSHIP_WRAP_PROGRAMS=require (scripts/test.sh sets it under CI=true).
+
+// wrapProgram returns the path of a program the wrap tests use: an
+// absolute path (Debian's), or a name in $MCPSHIP_CACHE/wrapfixtures or
+// $MCPSHIP_CACHE/tools.
+func wrapProgram(t *testing.T, name string) string {
+	t.Helper()
+	paths := []string{name}
+	if !filepath.IsAbs(name) {
+		cache := os.Getenv("MCPSHIP_CACHE")
+		if cache == "" {
+			home, _ := os.UserHomeDir()
+			cache = filepath.Join(home, ".cache", "mcpship")
+		}
+		paths = []string{filepath.Join(cache, "wrapfixtures", name), filepath.Join(cache, "tools", name)}
+	}
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	msg := name + " is not installed; run sh scripts/install-wrapfixtures.sh (as root for Debian's programs) and sh scripts/install-tools.sh"
+	if os.Getenv("MCPSHIP_WRAP_PROGRAMS") == "require" {
+		t.Fatal(msg + " (MCPSHIP_WRAP_PROGRAMS=require)")
+	}
+	t.Skip("SKIPPED: " + msg)
+	return ""
+}
+
+// drafted is a manifest that wrap wrote.
+type drafted struct {
+	file  string
+	Tools []struct {
+		Name     string
+		Command  []string
+		Inputs   map[string]map[string]any
+		ReadOnly *bool
+	}
+	stderr string
+}
+
+// wrapDraft runs mcpship wrap ARGS in a new directory, requires it to
+// succeed and mcpship manifest check to accept the draft, and reads it.
+func wrapDraft(t *testing.T, args ...string) *drafted {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mcpship.json")
+	stdout, stderr, err := runMcpship(dir, append([]string{"wrap"}, args...)...)
+	if err != nil {
+		t.Fatalf("mcpship wrap %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, stdout, stderr)
+	}
+	if _, checkErr, err := runMcpship(dir, "manifest", "check", file); err != nil {
+		t.Fatalf("manifest check: %v\n%s", err, checkErr)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &drafted{file: file, stderr: stderr}
+	if err := json.Unmarshal(data, d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func runMcpship(dir string, args ...string) (string, string, error) {
+	cmd := exec.Command(binPath, args...)
+	cmd.Dir = dir
+	if coverDir != "" {
+		cmd.Env = append(os.Environ(), "GOCOVERDIR="+coverDir)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	return stdout.String(), stderr.String(), err
+}
+
+// tool returns the drafted tool of that name.
+func (d *drafted) tool(t *testing.T, name string) (command []string, inputs map[string]map[string]any, readOnly *bool) {
+	t.Helper()
+	var names []string
+	for _, tl := range d.Tools {
+		if tl.Name == name {
+			return tl.Command, tl.Inputs, tl.ReadOnly
+		}
+		names = append(names, tl.Name)
+	}
+	t.Fatalf("no tool %s in the draft; tools: %s\nwrap said:\n%s", name, strings.Join(names, ", "), d.stderr)
+	return nil, nil, nil
+}
+
+// wantInputs checks some fields of some inputs of a tool: a nil value
+// means the input must not be there.
+func wantInputs(t *testing.T, tool string, inputs map[string]map[string]any, want map[string]map[string]any) {
+	t.Helper()
+	for name, fields := range want {
+		in, ok := inputs[name]
+		if fields == nil {
+			if ok {
+				t.Errorf("%s: input %s is offered, want it left out", tool, name)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("%s: no input %s", tool, name)
+			continue
+		}
+		for k, v := range fields {
+			if got := in[k]; !reflect.DeepEqual(got, v) {
+				t.Errorf("%s: input %s: %s is %#v, want %#v", tool, name, k, got, v)
+			}
+		}
+	}
+}
+
+// serveDraft serves the draft with the built mcpship and calls one tool.
+func (d *drafted) call(t *testing.T, tool string, args map[string]any) (string, bool) {
+	t.Helper()
+	c := serve(t, "--manifest", d.file)
+	res := callTool(t, c, tool, args)
+	return text(res), res.IsError
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestWrapCobra(t *testing.T) {
+	gdu := wrapProgram(t, "/usr/bin/gdu")
+	yq := wrapProgram(t, "yq")
+
+	d := wrapDraft(t, "--", gdu)
+	_, in, _ := d.tool(t, "gdu")
+	wantInputs(t, "gdu", in, map[string]map[string]any{
+		"max-cores":         {"type": "integer", "flag": "--max-cores="},
+		"ignore-dirs":       {"type": "array", "flag": "--ignore-dirs="},
+		"non-interactive":   {"type": "boolean", "flag": "--non-interactive="},
+		"summarize":         {"type": "boolean"},
+		"log-file":          {"flag": "--log-file="},
+		"write-config":      nil, // writes a file
+		"output-file":       nil, // "Export all info into file"
+		"directory_to_scan": {"description": nil},
+	})
+	dir := t.TempDir()
+	writeFile(t, dir, "big/needle.bin", strings.Repeat("x", 50000))
+	out, isErr := d.call(t, "gdu", map[string]any{"non-interactive": true, "no-progress": true, "directory_to_scan": dir})
+	if isErr || !strings.Contains(out, "big") {
+		t.Errorf("gdu: isError=%v, want the directory listed:\n%s", isErr, out)
+	}
+
+	d = wrapDraft(t, "--", yq)
+	cmd, in, _ := d.tool(t, "yq_eval")
+	if cmd[1] != "eval" || !reflect.DeepEqual(cmd[len(cmd)-3:], []string{"--", "{expression_arg}", "{yaml_file1}"}) {
+		t.Errorf("yq_eval: command %q", cmd)
+	}
+	wantInputs(t, "yq_eval", in, map[string]map[string]any{
+		"indent":        {"type": "integer"},
+		"output-format": {"flag": "--output-format="},
+		"front-matter":  {"enum": []any{"extract", "process"}},
+		"inplace":       nil,
+	})
+	file := writeFile(t, dir, "a.yaml", "a:\n  b: 42\n")
+	out, isErr = d.call(t, "yq_eval", map[string]any{"expression_arg": ".a.b", "yaml_file1": []string{file}, "output-format": "json"})
+	if isErr || strings.TrimSpace(out) != "42" {
+		t.Errorf("yq_eval: isError=%v, output %q, want 42", isErr, out)
+	}
+}
+
+func TestWrapURFaveCLI(t *testing.T) {
+	builder := wrapProgram(t, "builder") // urfave/cli v3
+	swag := wrapProgram(t, "swag")       // urfave/cli v2
+
+	d := wrapDraft(t, "--", builder)
+	cmd, in, _ := d.tool(t, "builder_vet")
+	if want := []string{builder, "vet", "{tags}", "{top-dir}", "{packages}"}; !reflect.DeepEqual(cmd, want) {
+		t.Errorf("builder_vet: command %q, want %q", cmd, want)
+	}
+	wantInputs(t, "builder_vet", in, map[string]map[string]any{
+		"packages": {"type": "array", "flag": "--packages="},
+		"top-dir":  {"flag": "--top-dir="},
+	})
+	for _, left := range []string{"builder generate: its name says generate", "builder deploy-mkdocs: its name says deploy"} {
+		if !strings.Contains(d.stderr, left) {
+			t.Errorf("wrap does not report %q as left out:\n%s", left, d.stderr)
+		}
+	}
+	mod := t.TempDir()
+	writeFile(t, mod, "go.mod", "module example.com/m\n\ngo 1.25\n")
+	writeFile(t, mod, "m.go", "package m\n\nimport \"fmt\"\n\nfunc F() { fmt.Printf(\"%d\\n\", \"x\") }\n")
+	out, isErr := d.call(t, "builder_vet", map[string]any{"top-dir": mod})
+	if !isErr || !strings.Contains(out, `fmt.Printf format %d has arg "x" of wrong type string`) {
+		t.Errorf("builder_vet: isError=%v, want go vet's finding:\n%s", isErr, out)
+	}
+
+	// Both of swag's commands write files: a draft needs --allow.
+	dir := t.TempDir()
+	_, stderr, err := runMcpship(dir, "wrap", "--", swag)
+	if err == nil || !strings.Contains(stderr, `swag init: its name says init; to draft it, add --allow "init"`) {
+		t.Errorf("wrap swag: %v, want a refusal naming --allow:\n%s", err, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mcpship.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused draft wrote mcpship.json: %v", err)
+	}
+	d = wrapDraft(t, "--allow", "init", "--", swag)
+	_, in, readOnly := d.tool(t, "swag_init")
+	if readOnly == nil || *readOnly {
+		t.Errorf("swag_init: readOnly %v, want false", readOnly)
+	}
+	wantInputs(t, "swag_init", in, map[string]map[string]any{
+		"parseDepth":           {"type": "integer"},
+		"parseDependencyLevel": {"type": "integer"},
+		"quiet":                {"type": "boolean", "flag": "--quiet="},
+		"output":               {"flag": "--output="},
+		"packageName":          {"flag": "--packageName="},
+	})
+	src := t.TempDir()
+	writeFile(t, src, "main.go", "package main\n\n// @title Wrapped API\n// @version 1.0\nfunc main() {}\n")
+	out, isErr = d.call(t, "swag_init", map[string]any{"dir": src, "output": filepath.Join(src, "docs"), "parseGoList": false})
+	doc, _ := os.ReadFile(filepath.Join(src, "docs", "swagger.json"))
+	if isErr || !strings.Contains(string(doc), `"title": "Wrapped API"`) {
+		t.Errorf("swag_init: isError=%v, swagger.json %q\n%s", isErr, doc, out)
+	}
+}
+
+func TestWrapGoFlag(t *testing.T) {
+	actionlint := wrapProgram(t, "actionlint")
+	staticcheck := wrapProgram(t, "staticcheck")
+	duf := wrapProgram(t, "/usr/bin/duf")
+
+	d := wrapDraft(t, "--", staticcheck)
+	_, in, _ := d.tool(t, "staticcheck")
+	wantInputs(t, "staticcheck", in, map[string]map[string]any{
+		"f":     {"enum": []any{"stylish", "text", "json"}, "flag": "-f="},
+		"tests": {"type": "boolean", "flag": "-tests="},
+		"tags":  {"flag": "-tags="},
+	})
+	d = wrapDraft(t, "--", duf)
+	_, in, _ = d.tool(t, "duf")
+	wantInputs(t, "duf", in, map[string]map[string]any{
+		"width": {"type": "integer", "flag": "-width="},
+		"json":  {"type": "boolean"},
+		"args":  {"type": "array"},
+	})
+
+	d = wrapDraft(t, "--", actionlint)
+	_, in, _ = d.tool(t, "actionlint")
+	wantInputs(t, "actionlint", in, map[string]map[string]any{
+		"ignore":      {"type": "array", "flag": "-ignore="},
+		"oneline":     {"type": "boolean", "flag": "-oneline="},
+		"files":       {"type": "array"},
+		"init-config": nil, // writes a config file
+	})
+	dir := t.TempDir()
+	wf := writeFile(t, dir, ".github/workflows/ci.yml", "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n")
+	out, isErr := d.call(t, "actionlint", map[string]any{"oneline": true, "files": []string{wf}})
+	if !isErr || !strings.Contains(out, "nope") {
+		t.Errorf("actionlint: isError=%v, want the finding about github.nope:\n%s", isErr, out)
+	}
+}
+
+func TestWrapArgparse(t *testing.T) {
+	yamllint := wrapProgram(t, "/usr/bin/yamllint")
+	reuse := wrapProgram(t, "/usr/bin/reuse")
+
+	d := wrapDraft(t, "--", reuse)
+	cmd, in, _ := d.tool(t, "reuse_lint")
+	if i := strings.Index(strings.Join(cmd, " "), " lint"); i < 0 || !strings.Contains(strings.Join(cmd, " ")[:i], "{root}") {
+		t.Errorf("reuse_lint: command %q: want the parser's own --root before lint", cmd)
+	}
+	wantInputs(t, "reuse_lint", in, map[string]map[string]any{
+		"root":  {"flag": "--root="},
+		"quiet": {"type": "boolean", "flag": "--quiet"},
+	})
+	for _, left := range []string{"reuse annotate: its name says annotate", "reuse download: its name says download", "reuse init: its name says init"} {
+		if !strings.Contains(d.stderr, left) {
+			t.Errorf("wrap does not report %q as left out:\n%s", left, d.stderr)
+		}
+	}
+
+	d = wrapDraft(t, "--", yamllint)
+	cmd, in, _ = d.tool(t, "yamllint")
+	wantInputs(t, "yamllint", in, map[string]map[string]any{
+		"format":      {"enum": []any{"parsable", "standard", "colored", "github", "auto"}, "flag": "--format="},
+		"strict":      {"type": "boolean", "flag": "--strict"},
+		"config-data": {"flag": "--config-data="},
+		"file_or_dir": {"type": "array"},
+	})
+	if got := cmd[len(cmd)-2:]; !reflect.DeepEqual(got, []string{"--", "{file_or_dir}"}) {
+		t.Errorf("yamllint: command ends %q", got)
+	}
+	file := writeFile(t, t.TempDir(), "bad.yaml", "a: 1\na: 2\n")
+	out, isErr := d.call(t, "yamllint", map[string]any{"format": "parsable", "file_or_dir": []string{file}})
+	if !isErr || !strings.Contains(out, `duplication of key "a"`) {
+		t.Errorf("yamllint: isError=%v, want the duplicate key:\n%s", isErr, out)
+	}
+}
+
+func TestWrapClick(t *testing.T) {
+	flask := wrapProgram(t, "/usr/bin/flask")
+	black := wrapProgram(t, "/usr/bin/black")
+
+	d := wrapDraft(t, "--allow", "black", "--", black)
+	_, in, readOnly := d.tool(t, "black")
+	if readOnly == nil || *readOnly {
+		t.Errorf("black, allowed: readOnly %v, want false", readOnly)
+	}
+	wantInputs(t, "black", in, map[string]map[string]any{
+		"line-length":    {"type": "integer", "flag": "--line-length="},
+		"target-version": {"flag": "--target-version="},
+		"check":          {"type": "boolean", "flag": "--check"},
+		"src":            {"type": "array", "required": true},
+	})
+	if tv, _ := in["target-version"]["enum"].([]any); len(tv) < 5 || tv[0] != "py33" {
+		t.Errorf("black --target-version: enum %v", tv)
+	}
+
+	d = wrapDraft(t, "--", flask)
+	cmd, in, _ := d.tool(t, "flask_routes")
+	if want := []string{flask, "{env-file}", "{app}", "{debug}", "routes", "{sort}", "{all-methods}"}; !reflect.DeepEqual(cmd, want) {
+		t.Errorf("flask_routes: command %q, want %q", cmd, want)
+	}
+	wantInputs(t, "flask_routes", in, map[string]map[string]any{
+		"sort": {"enum": []any{"endpoint", "methods", "rule", "match"}},
+	})
+	for _, left := range []string{"flask run: its name says run", "flask shell: its name says shell"} {
+		if !strings.Contains(d.stderr, left) {
+			t.Errorf("wrap does not report %q as left out:\n%s", left, d.stderr)
+		}
+	}
+	app := writeFile(t, t.TempDir(), "hello.py", "from flask import Flask\napp = Flask(__name__)\n\n@app.route('/wrapped')\ndef wrapped():\n    return 'hi'\n")
+	out, isErr := d.call(t, "flask_routes", map[string]any{"app": app, "sort": "rule"})
+	if isErr || !strings.Contains(out, "/wrapped") {
+		t.Errorf("flask_routes: isError=%v, want the route listed:\n%s", isErr, out)
+	}
+}
+
+func TestWrapClap(t *testing.T) {
+	fd := wrapProgram(t, "/usr/bin/fdfind")
+	hyperfine := wrapProgram(t, "/usr/bin/hyperfine")
+	hexyl := wrapProgram(t, "/usr/bin/hexyl")
+
+	d := wrapDraft(t, "--", hexyl)
+	_, in, _ := d.tool(t, "hexyl")
+	wantInputs(t, "hexyl", in, map[string]map[string]any{
+		"border": {"enum": []any{"unicode", "ascii", "none"}},
+		"file":   {"required": nil}, // [FILE]: stdin without it
+	})
+	d = wrapDraft(t, "--", hyperfine)
+	_, in, _ = d.tool(t, "hyperfine")
+	wantInputs(t, "hyperfine", in, map[string]map[string]any{
+		"min-runs":    {"type": "integer"},
+		"time-unit":   {"enum": []any{"millisecond", "second"}},
+		"command":     {"type": "array", "required": true},
+		"prepare":     nil, // runs a command
+		"export-json": nil,
+	})
+	if !strings.Contains(d.stderr, "hyperfine -P/--parameter-scan: not offered: it takes 3 values") {
+		t.Errorf("wrap does not report --parameter-scan:\n%s", d.stderr)
+	}
+
+	d = wrapDraft(t, "--", fd)
+	cmd, in, _ := d.tool(t, "fdfind")
+	wantInputs(t, "fdfind", in, map[string]map[string]any{
+		"max-depth": {"type": "integer", "flag": "--max-depth="},
+		"color":     {"enum": []any{"auto", "always", "never"}},
+		"exclude":   {"type": "array"},
+		"hidden":    {"type": "boolean", "flag": "--hidden"},
+		"pattern":   {"required": nil},
+		"path":      {"type": "array"},
+		"exec":      nil,
+	})
+	if got := cmd[len(cmd)-3:]; !reflect.DeepEqual(got, []string{"--", "{pattern}", "{path}"}) {
+		t.Errorf("fdfind: command ends %q", got)
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "a/b/needle.txt", "")
+	writeFile(t, dir, "needle-shallow.txt", "")
+	out, isErr := d.call(t, "fdfind", map[string]any{"pattern": "needle", "path": []string{dir}, "max-depth": 1, "color": "never"})
+	if isErr || !strings.Contains(out, "needle-shallow.txt") || strings.Contains(out, "b/needle.txt") {
+		t.Errorf("fdfind: isError=%v, want only the shallow file:\n%s", isErr, out)
+	}
+}
+
+func TestWrapPlainHelp(t *testing.T) {
+	goreleaser := wrapProgram(t, "goreleaser")
+	d := wrapDraft(t, "--", goreleaser)
+	for _, name := range []string{"goreleaser_check", "goreleaser_healthcheck", "goreleaser_jsonschema"} {
+		d.tool(t, name)
+	}
+	for _, left := range []string{"goreleaser build: its name says build", "goreleaser release: its name says release", "goreleaser init: its name says init"} {
+		if !strings.Contains(d.stderr, left) {
+			t.Errorf("wrap does not report %q as left out:\n%s", left, d.stderr)
+		}
+	}
+	if !strings.Contains(d.stderr, "goreleaser healthcheck --config: a switch, as the help shows no value after it") {
+		t.Errorf("the fallback's guess is not reported:\n%s", d.stderr)
+	}
+}

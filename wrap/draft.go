@@ -1,0 +1,562 @@
+package wrap
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpship/mcpship/manifest"
+)
+
+// Options bound and steer [Draft]. The zero value is ready to use.
+type Options struct {
+	// Allow names commands to draft although their names or help suggest
+	// that they write, delete, push, deploy or do not return: a command
+	// path as the user types it ("db migrate", or the program's name for
+	// the program itself) or a tool name ("prog_db_migrate"). Their tools
+	// are marked "readOnly": false.
+	Allow []string
+	// MaxDepth is how many levels of subcommands are read below the
+	// command given. Default 3.
+	MaxDepth int
+	// MaxRuns bounds the number of help runs. Default 100.
+	MaxRuns int
+	// Timeout bounds one help run. Default 5s.
+	Timeout time.Duration
+	// TotalTime bounds all help runs together. Default 60s.
+	TotalTime time.Duration
+	// ManifestDir is the directory the manifest will be written to: a
+	// program given as a relative path is written relative to it, as
+	// the manifest resolves it. Default: the working directory.
+	ManifestDir string
+}
+
+// Result is a drafted manifest and what went into it.
+type Result struct {
+	// Manifest is the manifest, as JSON that manifest.Parse accepts.
+	Manifest []byte
+	// Tools are the names of its tools.
+	Tools []string
+	// Recognised says, per command read, which help layout it had and
+	// what became of it.
+	Recognised []string
+	// Guessed lists the inputs whose type or shape is a guess.
+	Guessed []string
+	// Unread lists what could not be read: flags of no supported shape,
+	// commands whose help failed, commands beyond the bounds.
+	Unread []string
+	// LeftOut lists the commands and flags left out because they may
+	// write, delete, push, deploy or not return, with how to add them.
+	LeftOut []string
+}
+
+// Draft reads the help of the program argv[0] (of its subcommand
+// argv[1:], when given) and of its subcommands, and drafts a manifest
+// with one read-only tool per command that has no subcommands of its
+// own. Help is read by running the program directly, never through a
+// shell, with stdin on the null device and each run under
+// Options.Timeout.
+//
+// Draft fails, and drafts nothing, when the program is not found or its
+// help cannot be read: it times out or prints nothing that reads as
+// help. A subcommand whose help cannot be read is reported in
+// Result.Unread instead.
+func Draft(ctx context.Context, argv []string, opts Options) (*Result, error) {
+	if len(argv) == 0 || argv[0] == "" {
+		return nil, errors.New("no program given")
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return nil, fmt.Errorf("program %q not found: %v; give its path, or install it", argv[0], errors.Unwrap(err))
+	}
+	return draft(ctx, argv, opts, runHelp)
+}
+
+// draft is Draft with the way of running help given.
+func draft(ctx context.Context, argv []string, opts Options, run runFunc) (*Result, error) {
+	opts.defaults()
+	ctx, cancel := context.WithTimeout(ctx, opts.TotalTime)
+	defer cancel()
+	d := &drafter{ctx: ctx, opts: opts, prog: argv[0], res: &Result{}, names: map[string]bool{}, run: run, base: len(argv) - 1}
+	root, err := d.read(argv[1:], nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(root.help.commands) == 0 {
+		last := ""
+		if d.base > 0 {
+			last = argv[len(argv)-1]
+		}
+		if why := risky(last, nil, root.help.about); why != "" {
+			if !d.allowed(root.path) {
+				d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s: %s; to draft it, add --allow %q", d.cmdline(root.path), why, d.cmdline(root.path)))
+				return nil, fmt.Errorf("no tool to draft: %s", noToolsReason(d.res))
+			}
+			root.writes = true
+		}
+	}
+	d.walk(root, "")
+	return d.finish()
+}
+
+// runFunc runs a program for its help (runHelp).
+type runFunc func(ctx context.Context, argv []string, timeout time.Duration) (string, error)
+
+func (o *Options) defaults() {
+	if o.MaxDepth == 0 {
+		o.MaxDepth = 3
+	}
+	if o.MaxRuns == 0 {
+		o.MaxRuns = 100
+	}
+	if o.Timeout == 0 {
+		o.Timeout = 5 * time.Second
+	}
+	if o.TotalTime == 0 {
+		o.TotalTime = 60 * time.Second
+	}
+}
+
+// node is one command whose help was read.
+type node struct {
+	path    []string // subcommand names after the program
+	help    *help
+	text    string
+	summary string // from the parent's list
+	parents []*node
+	writes  bool // left out as one that may write, and drafted because Options.Allow names it
+}
+
+type drafter struct {
+	ctx   context.Context
+	opts  Options
+	prog  string
+	run   runFunc
+	base  int // the number of subcommand names given after the program
+	runs  int
+	how   int // which of helpForms worked for the program
+	res   *Result
+	tools []tool
+	names map[string]bool
+}
+
+// helpForms are the ways of asking for help, tried in order.
+var helpForms = []func(path []string) []string{
+	func(p []string) []string { return append(slices.Clone(p), "--help") },
+	func(p []string) []string { return append(slices.Clone(p), "-h") },
+	func(p []string) []string { return append([]string{"help"}, p...) },
+}
+
+// read runs the command's help and reads it.
+func (d *drafter) read(path []string, parent *node) (*node, error) {
+	var tried []string
+	forms := []int{d.how, 0, 1, 2}
+	seen := map[int]bool{}
+	var last error
+	for _, i := range forms {
+		if seen[i] {
+			continue
+		}
+		seen[i] = true
+		if d.runs >= d.opts.MaxRuns {
+			return nil, fmt.Errorf("not read: the limit of %d help runs was reached", d.opts.MaxRuns)
+		}
+		argv := append([]string{d.prog}, helpForms[i](path)...)
+		tried = append(tried, describeRun(argv))
+		d.runs++
+		text, err := d.run(d.ctx, argv, d.opts.Timeout)
+		switch {
+		case errors.Is(err, errTimeout) && d.ctx.Err() != nil:
+			return nil, fmt.Errorf("not read: the %v for reading help ran out", d.opts.TotalTime)
+		case errors.Is(err, errTimeout):
+			return nil, fmt.Errorf("%s did not finish within %v (a program that waits for input or starts a server when asked for help cannot be drafted; write its manifest by hand, see docs/manifest.md)", describeRun(argv), d.opts.Timeout)
+		case err != nil:
+			return nil, fmt.Errorf("running %s: %v", describeRun(argv), err)
+		}
+		h := parseHelp(text)
+		if !useful(h) {
+			last = fmt.Errorf("%s printed nothing that reads as help", strings.Join(tried, ", "))
+			continue
+		}
+		if parent != nil && text == parent.text {
+			last = fmt.Errorf("%s printed its parent's help", strings.Join(tried, ", "))
+			continue
+		}
+		if parent == nil {
+			d.how = i
+		}
+		n := &node{path: path, help: h, text: text}
+		if parent != nil {
+			n.parents = append(slices.Clone(parent.parents), parent)
+		}
+		return n, nil
+	}
+	return nil, fmt.Errorf("%v (no usage line, flags or commands); write its manifest by hand (docs/manifest.md)", last)
+}
+
+// useful reports whether a help text said anything a draft can use.
+func useful(h *help) bool {
+	return h.layout != fallback || h.usage != "" || len(h.flags) > 0 || len(h.commands) > 0
+}
+
+func (d *drafter) cmdline(path []string) string {
+	return strings.Join(append([]string{filepath.Base(d.prog)}, path...), " ")
+}
+
+// walk drafts the command n and reads its subcommands, depth first.
+func (d *drafter) walk(n *node, summary string) {
+	n.summary = summary
+	h := n.help
+	if len(h.commands) == 0 {
+		d.tool(n)
+		return
+	}
+	d.res.Recognised = append(d.res.Recognised, fmt.Sprintf("%s: %s help; %s",
+		d.cmdline(n.path), h.layout.name, plural(len(h.commands), "subcommand")))
+	for _, c := range h.commands {
+		path := append(slices.Clone(n.path), c.name)
+		line := d.cmdline(path)
+		why := risky(c.name, c.aliases, c.summary)
+		if why != "" && !d.allowed(path) {
+			d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s: %s; to draft it, add --allow %q", line, why, strings.Join(path, " ")))
+			continue
+		}
+		if len(path) > d.opts.MaxDepth+d.base {
+			d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s: not read: deeper than --max-depth %d; run mcpship wrap on it: mcpship wrap -- %s", line, d.opts.MaxDepth, line))
+			continue
+		}
+		child, err := d.read(path, n)
+		if err != nil {
+			d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s: %v", line, err))
+			continue
+		}
+		child.writes = why != ""
+		d.walk(child, c.summary)
+	}
+}
+
+// allowed reports whether Options.Allow names the command.
+func (d *drafter) allowed(path []string) bool {
+	for _, a := range d.opts.Allow {
+		if a == strings.Join(path, " ") || a == d.cmdline(path) || a == d.toolName(path) ||
+			len(path) == 0 && a == filepath.Base(d.prog) {
+			return true
+		}
+	}
+	return false
+}
+
+// tool is a drafted tool, in the order its JSON is written.
+type tool struct {
+	Name        string            `json:"name"`
+	Description string            `json:"description"`
+	Command     []string          `json:"command"`
+	Inputs      map[string]*input `json:"inputs,omitempty"`
+	ReadOnly    *bool             `json:"readOnly,omitempty"`
+}
+
+type input struct {
+	Type        string   `json:"type,omitempty"`
+	Items       string   `json:"items,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Required    bool     `json:"required,omitempty"`
+	Enum        []string `json:"enum,omitempty"`
+	Flag        string   `json:"flag,omitempty"`
+}
+
+func (d *drafter) toolName(path []string) string {
+	parts := append([]string{filepath.Base(d.prog)}, path...)
+	var b strings.Builder
+	for _, p := range parts {
+		for _, r := range p {
+			switch {
+			case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9', r == '-':
+				b.WriteRune(r)
+			default:
+				b.WriteByte('_')
+			}
+		}
+		b.WriteByte('_')
+	}
+	name := strings.Trim(b.String(), "_")
+	if len(name) > 64 {
+		name = name[:64]
+	}
+	return name
+}
+
+// tool drafts the tool of a command without subcommands.
+func (d *drafter) tool(n *node) {
+	h := n.help
+	line := d.cmdline(n.path)
+	name := d.toolName(n.path)
+	for i := 2; d.names[name]; i++ {
+		name = fmt.Sprintf("%s_%d", d.toolName(n.path), i)
+	}
+	t := tool{Name: name, Description: toolDescription(n, line), Command: []string{d.programPath()}, Inputs: map[string]*input{}}
+	if n.writes {
+		t.ReadOnly = new(bool)
+	}
+	var counts typeCounts
+	// The flags of each command on the path, after its name, unless the
+	// command's own help lists those it inherits.
+	levels := append(slices.Clone(n.parents), n)
+	for i, lvl := range levels {
+		if i > 0 {
+			t.Command = append(t.Command, lvl.path[len(lvl.path)-1])
+		}
+		fs := lvl.help.flags
+		switch {
+		case lvl != n && h.layout.subflagsInherit:
+			continue
+		case lvl == n && h.layout.subflagsInherit:
+			fs = append(slices.Clone(fs), lvl.help.inherited...)
+		case i == 0:
+			fs = append(slices.Clone(fs), lvl.help.inherited...) // urfave/cli v3's root lists its own as global
+		}
+		for _, f := range fs {
+			d.addFlag(&t, h.layout, f, line, &counts)
+		}
+	}
+	positionals := usageArgs(h.usage, h.layout, len(n.path))
+	if len(positionals) == 0 {
+		positionals = h.args
+	} else {
+		for i, p := range positionals {
+			if j := slices.IndexFunc(h.args, func(a arg) bool { return a.name == p.name }); j >= 0 {
+				positionals[i].desc = h.args[j].desc
+			}
+		}
+	}
+	if len(positionals) == 0 && h.usage == "" && (h.layout.name == "Go flag" || h.layout == fallback) {
+		positionals = []arg{{name: "args", array: true}}
+		d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s args: a list of positional arguments, as the help shows no usage line", line))
+	}
+	if len(positionals) > 0 && h.layout.dashdash {
+		t.Command = append(t.Command, "--")
+	}
+	for _, p := range positionals {
+		name := p.name
+		if t.Inputs[name] != nil {
+			name += "_arg"
+		}
+		if t.Inputs[name] != nil {
+			continue
+		}
+		in := &input{Description: p.desc, Required: p.required}
+		if p.array {
+			in.Type = "array"
+			counts.lists++
+		} else {
+			counts.strings++
+		}
+		t.Inputs[name] = in
+		t.Command = append(t.Command, "{"+name+"}")
+		counts.positionals++
+	}
+	if len(t.Inputs) == 0 {
+		t.Inputs = nil
+	}
+	d.names[name] = true
+	d.tools = append(d.tools, t)
+	d.res.Recognised = append(d.res.Recognised, fmt.Sprintf("%s: %s help; tool %s: %s", line, h.layout.name, name, counts))
+	for _, u := range h.unread {
+		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: this flag line could not be read", line, u))
+	}
+}
+
+// programPath is the program as the manifest names it: as given, or
+// relative to the manifest's directory when given as a relative path.
+func (d *drafter) programPath() string {
+	p := d.prog
+	if filepath.IsAbs(p) || !strings.ContainsRune(p, filepath.Separator) && !strings.ContainsRune(p, '/') {
+		return p
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	dir := d.opts.ManifestDir
+	if dir == "" {
+		dir = "."
+	}
+	dir, _ = filepath.Abs(dir)
+	rel, err := filepath.Rel(dir, abs)
+	if err != nil {
+		return abs
+	}
+	if !strings.HasPrefix(rel, ".") {
+		rel = "." + string(filepath.Separator) + rel
+	}
+	return filepath.ToSlash(rel)
+}
+
+func toolDescription(n *node, line string) string {
+	desc := n.summary
+	if about := n.help.about; len(about) > len(desc) && !strings.HasPrefix(strings.ToLower(about), "usage") {
+		desc = about
+	}
+	desc = strings.TrimSpace(desc)
+	if len(desc) > 1000 {
+		desc = desc[:997] + "..."
+	}
+	if desc == "" {
+		desc = "Run " + line + "."
+	}
+	return desc
+}
+
+type typeCounts struct {
+	booleans, strings, integers, numbers, enums, lists, positionals int
+}
+
+func (c typeCounts) String() string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{c.booleans, "boolean"}, {c.strings, "string"}, {c.integers, "integer"}, {c.numbers, "number"},
+		{c.enums, "enum"}, {c.lists, "list"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
+		}
+	}
+	n := c.booleans + c.strings + c.integers + c.numbers + c.enums + c.lists
+	s := plural(n, "input")
+	if len(parts) > 0 {
+		s += " (" + strings.Join(parts, ", ") + ")"
+	}
+	if c.positionals > 0 {
+		s += fmt.Sprintf(", %s of them positional", strconv.Itoa(c.positionals))
+	}
+	return s
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// addFlag adds a flag to the tool as an input, or reports why not.
+func (d *drafter) addFlag(t *tool, l *layout, f option, line string, counts *typeCounts) {
+	spell := strings.Join(f.names, "/")
+	if f.skip != "" {
+		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: %s", line, spell, f.skip))
+		return
+	}
+	if why := riskyFlag(f); why != "" {
+		d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s %s: may write or run commands (%s); to offer it, add an input to %s by hand", line, spell, why, t.Name))
+		return
+	}
+	name := strings.TrimLeft(f.spelling, "-")
+	if !validName(name) {
+		name = inputName(name)
+	}
+	if name == "" {
+		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: no input name can be made of it", line, spell))
+		return
+	}
+	if t.Inputs[name] != nil {
+		return // a parent's flag of the same name: the command's own wins
+	}
+	in := &input{Type: f.typ, Description: f.desc}
+	if in.Type == "string" {
+		in.Type = ""
+	}
+	// The default goes into the description, not into "default": a
+	// declared default is passed on every call, and a program may refuse
+	// a flag given at its default value (fd's --batch-size wants
+	// --exec-batch) or compute it (a number of CPUs, the current directory).
+	if f.hasDef && f.def != "" && !strings.Contains(strings.ToLower(f.desc), "default") {
+		in.Description = strings.TrimSpace(in.Description + " Default: " + f.def + ".")
+	}
+	switch {
+	case f.array:
+		in.Type, in.Items = "array", itemType(f.typ)
+		counts.lists++
+	case len(f.enum) > 0:
+		in.Enum = f.enum
+		counts.enums++
+	case f.typ == "boolean":
+		counts.booleans++
+	case f.typ == "integer":
+		counts.integers++
+	case f.typ == "number":
+		counts.numbers++
+	default:
+		counts.strings++
+	}
+	long := strings.HasPrefix(f.spelling, "--") || len(f.spelling) > 2
+	switch {
+	case f.typ == "boolean" && l.boolValue:
+		in.Flag = f.spelling + "="
+	case f.typ == "boolean":
+		in.Flag = f.spelling
+	case long || l.shortEquals:
+		in.Flag = f.spelling + "="
+	default:
+		in.Flag = f.spelling
+	}
+	if f.guess != "" {
+		d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s %s: %s", line, f.spelling, f.guess))
+	}
+	t.Inputs[name] = in
+	t.Command = append(t.Command, "{"+name+"}")
+}
+
+func itemType(typ string) string {
+	if typ == "integer" || typ == "number" {
+		return typ
+	}
+	return "" // string, the default
+}
+
+// finish writes the manifest and checks it as mcpship serve would.
+func (d *drafter) finish() (*Result, error) {
+	if len(d.tools) == 0 {
+		return nil, fmt.Errorf("no tool to draft: %s", noToolsReason(d.res))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	doc := struct {
+		Comment string `json:"$comment"`
+		Tools   []tool `json:"tools"`
+	}{"Drafted by mcpship wrap from " + filepath.Base(d.prog) + "'s help; check every tool before serving it (docs/wrap.md).", d.tools}
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	if _, err := manifest.Parse("draft", buf.Bytes()); err != nil {
+		return nil, fmt.Errorf("the draft is not a valid manifest (a bug in mcpship wrap; please report it): %v", err)
+	}
+	d.res.Manifest = buf.Bytes()
+	for _, t := range d.tools {
+		d.res.Tools = append(d.res.Tools, t.Name)
+	}
+	return d.res, nil
+}
+
+func noToolsReason(r *Result) string {
+	var lines []string
+	lines = append(lines, r.LeftOut...)
+	lines = append(lines, r.Unread...)
+	if len(lines) == 0 {
+		return "the help lists no commands"
+	}
+	return "every command was left out or could not be read:\n  " + strings.Join(lines, "\n  ")
+}
+
+// validName reports whether s can be an input's name as it is.
+func validName(s string) bool {
+	return s != "" && len(s) <= 64 && inputName(s) == strings.ToLower(s) && !('0' <= s[0] && s[0] <= '9')
+}

@@ -1,0 +1,289 @@
+package wrap
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpship/mcpship/manifest"
+)
+
+// helpsOf answers help runs with the captured help texts of testdata/help:
+// "yq eval --help" is served from the file named in texts["yq eval"].
+// Any other run prints nothing.
+func helpsOf(t *testing.T, texts map[string]string) (runFunc, *[]string) {
+	t.Helper()
+	var runs []string
+	return func(_ context.Context, argv []string, _ time.Duration) (string, error) {
+		runs = append(runs, strings.Join(argv, " "))
+		if argv[len(argv)-1] != "--help" && argv[len(argv)-1] != "-h" {
+			return "", nil
+		}
+		file, ok := texts[strings.Join(argv[:len(argv)-1], " ")]
+		if !ok {
+			return "", nil
+		}
+		b, err := os.ReadFile("testdata/help/" + file + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b), nil
+	}, &runs
+}
+
+// decoded is a drafted manifest, as JSON values.
+type decoded struct {
+	Tools []struct {
+		Name        string
+		Description string
+		Command     []string
+		Inputs      map[string]map[string]any
+		ReadOnly    *bool
+	}
+}
+
+func decode(t *testing.T, res *Result) decoded {
+	t.Helper()
+	var m decoded
+	if err := json.Unmarshal(res.Manifest, &m); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := manifest.Parse("draft.json", res.Manifest); err != nil {
+		t.Fatalf("the draft does not pass manifest check: %v", err)
+	}
+	return m
+}
+
+func TestDraftClickGroup(t *testing.T) {
+	run, _ := helpsOf(t, map[string]string{"flask": "click-flask", "flask routes": "click-flask-routes"})
+	res, err := draft(context.Background(), []string{"flask"}, Options{}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := decode(t, res)
+	if len(m.Tools) != 1 {
+		t.Fatalf("tools: %+v", m.Tools)
+	}
+	tl := m.Tools[0]
+	// The group's own options come before the subcommand, as Click wants them.
+	want := []string{"flask", "{env-file}", "{app}", "{debug}", "routes", "{sort}", "{all-methods}"}
+	if tl.Name != "flask_routes" || !reflect.DeepEqual(tl.Command, want) {
+		t.Errorf("got %s %q, want flask_routes %q", tl.Name, tl.Command, want)
+	}
+	wantInputs := map[string]map[string]any{
+		"sort":        {"enum": []any{"endpoint", "methods", "rule", "match"}, "flag": "--sort="},
+		"all-methods": {"type": "boolean", "flag": "--all-methods"},
+		"debug":       {"type": "boolean", "flag": "--debug"},
+		"app":         {"flag": "--app="},
+	}
+	for name, want := range wantInputs {
+		for k, v := range want {
+			if got := tl.Inputs[name][k]; !reflect.DeepEqual(got, v) {
+				t.Errorf("input %s: %s is %v, want %v", name, k, got, v)
+			}
+		}
+	}
+	if tl.ReadOnly != nil || tl.Description != "Show all registered routes with endpoints and methods." {
+		t.Errorf("readOnly %v, description %q", tl.ReadOnly, tl.Description)
+	}
+	wantLeftOut := []string{
+		`flask run: its name says run; to draft it, add --allow "run"`,
+		`flask shell: its name says shell; to draft it, add --allow "shell"`,
+	}
+	if !reflect.DeepEqual(res.LeftOut, wantLeftOut) {
+		t.Errorf("left out:\n%s\nwant:\n%s", strings.Join(res.LeftOut, "\n"), strings.Join(wantLeftOut, "\n"))
+	}
+}
+
+func TestDraftCobraInheritedFlagsFollowTheSubcommand(t *testing.T) {
+	run, _ := helpsOf(t, map[string]string{"yq": "cobra-yq", "yq eval": "cobra-yq-eval", "yq eval-all": "cobra-yq-eval"})
+	res, err := draft(context.Background(), []string{"yq"}, Options{}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := decode(t, res)
+	if got := res.Tools; !reflect.DeepEqual(got, []string{"yq_eval", "yq_eval-all"}) {
+		t.Fatalf("tools %q", got)
+	}
+	c := m.Tools[0].Command
+	if c[0] != "yq" || c[1] != "eval" || !strings.HasPrefix(c[2], "{") {
+		t.Errorf("command %q: want the persistent flags after the subcommand", c)
+	}
+	tail := c[len(c)-3:]
+	if !reflect.DeepEqual(tail, []string{"--", "{expression_arg}", "{yaml_file1}"}) {
+		t.Errorf("positionals %q: want -- then the expression and the files", tail)
+	}
+	in := m.Tools[0].Inputs
+	for name, want := range map[string]map[string]any{
+		"indent":         {"type": "integer", "flag": "--indent="},
+		"output-format":  {"flag": "--output-format="},
+		"colors":         {"type": "boolean", "flag": "--colors="}, // pflag reads --colors=false
+		"yaml_file1":     {"type": "array"},
+		"expression_arg": {"description": nil},
+		"prettyPrint":    {"type": "boolean"},
+	} {
+		for k, v := range want {
+			if got := in[name][k]; !reflect.DeepEqual(got, v) {
+				t.Errorf("input %s: %s is %v, want %v", name, k, got, v)
+			}
+		}
+	}
+	if _, ok := in["inplace"]; ok {
+		t.Error("--inplace, which rewrites files, was offered")
+	}
+	if !strings.Contains(strings.Join(res.LeftOut, "\n"), "yq eval -i/--inplace: may write or run commands (its name says inplace)") {
+		t.Errorf("left out:\n%s", strings.Join(res.LeftOut, "\n"))
+	}
+}
+
+func TestDraftURFaveV3GlobalFlags(t *testing.T) {
+	run, _ := helpsOf(t, map[string]string{"builder": "urfave3-builder", "builder vet": "urfave3-builder-vet"})
+	res, err := draft(context.Background(), []string{"builder"}, Options{}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := decode(t, res)
+	if m.Tools[0].Name != "builder_vet" {
+		t.Fatalf("tools %q", res.Tools)
+	}
+	want := []string{"builder", "vet", "{tags}", "{top-dir}", "{packages}"}
+	if !reflect.DeepEqual(m.Tools[0].Command, want) {
+		t.Errorf("command %q, want %q", m.Tools[0].Command, want)
+	}
+	if got := m.Tools[0].Inputs["packages"]["type"]; got != "array" {
+		t.Errorf("packages: type %v, want array", got)
+	}
+	// The other commands printed no help here: each is reported, not drafted.
+	unread := strings.Join(res.Unread, "\n")
+	for _, c := range []string{"builder test", "builder lint", "builder v3diff"} {
+		if !strings.Contains(unread, c+`: "builder `) {
+			t.Errorf("%s is not reported as unread:\n%s", c, unread)
+		}
+	}
+	leftOut := strings.Join(res.LeftOut, "\n")
+	for _, c := range []string{"generate", "ensure-goimports", "set-mkdocs-remote", "deploy-mkdocs"} {
+		if !strings.Contains(leftOut, "builder "+c+": its name says") {
+			t.Errorf("%s is not left out:\n%s", c, leftOut)
+		}
+	}
+}
+
+func TestDraftAllowMarksWriteTools(t *testing.T) {
+	run, _ := helpsOf(t, map[string]string{"swag": "urfave2-swag", "swag init": "urfave2-swag-init"})
+	_, err := draft(context.Background(), []string{"swag"}, Options{}, run)
+	if err == nil || !strings.Contains(err.Error(), `swag init: its name says init; to draft it, add --allow "init"`) {
+		t.Fatalf("want no tools and the reason, got %v", err)
+	}
+	res, err := draft(context.Background(), []string{"swag"}, Options{Allow: []string{"init"}}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := decode(t, res)
+	tl := m.Tools[0]
+	if tl.Name != "swag_init" || tl.ReadOnly == nil || *tl.ReadOnly {
+		t.Errorf("%s readOnly %v: want swag_init marked readOnly false", tl.Name, tl.ReadOnly)
+	}
+	for name, want := range map[string]map[string]any{
+		"parseDepth":  {"type": "integer"},
+		"packageName": {"flag": "--packageName="},
+		"quiet":       {"type": "boolean", "flag": "--quiet="},
+		"args":        {"type": "array"},
+	} {
+		for k, v := range want {
+			if got := tl.Inputs[name][k]; !reflect.DeepEqual(got, v) {
+				t.Errorf("input %s: %s is %v, want %v", name, k, got, v)
+			}
+		}
+	}
+	if !strings.Contains(strings.Join(res.Guessed, "\n"), "swag init --parseDepth: an integer, from its default 100") {
+		t.Errorf("guessed:\n%s", strings.Join(res.Guessed, "\n"))
+	}
+}
+
+func TestDraftBounds(t *testing.T) {
+	texts := map[string]string{"reuse": "argparse-reuse"}
+	for _, c := range []string{"lint", "spdx", "supported-licenses"} {
+		texts["reuse "+c] = "argparse-reuse-spdx"
+	}
+	run, runs := helpsOf(t, texts)
+	res, err := draft(context.Background(), []string{"reuse"}, Options{MaxRuns: 2}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(*runs) != 2 || len(res.Tools) != 1 {
+		t.Errorf("%d runs (%q), tools %q: want 2 runs and 1 tool", len(*runs), *runs, res.Tools)
+	}
+	want := "reuse spdx: not read: the limit of 2 help runs was reached"
+	if !strings.Contains(strings.Join(res.Unread, "\n"), want) {
+		t.Errorf("unread:\n%s\nwant a line %q", strings.Join(res.Unread, "\n"), want)
+	}
+
+	_, err = draft(context.Background(), []string{"reuse"}, Options{MaxDepth: 1}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = draft(context.Background(), []string{"reuse", "lint"}, Options{}, run)
+	if err != nil || !reflect.DeepEqual(res.Tools, []string{"reuse_lint"}) {
+		t.Errorf("reuse lint: %v, %q", err, res.Tools)
+	}
+}
+
+func TestDraftRefusesWhatItCannotRead(t *testing.T) {
+	nothing := func(context.Context, []string, time.Duration) (string, error) { return "ok\n", nil }
+	_, err := draft(context.Background(), []string{"quiet"}, Options{}, nothing)
+	want := `"quiet --help", "quiet -h", "quiet help" printed nothing that reads as help`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	slow := func(context.Context, []string, time.Duration) (string, error) { return "", errTimeout }
+	_, err = draft(context.Background(), []string{"slow"}, Options{Timeout: time.Second}, slow)
+	if err == nil || !strings.Contains(err.Error(), `"slow --help" did not finish within 1s`) {
+		t.Errorf("got %v", err)
+	}
+	failed := func(context.Context, []string, time.Duration) (string, error) {
+		return "", errors.New("exec format error")
+	}
+	_, err = draft(context.Background(), []string{"bad"}, Options{}, failed)
+	if err == nil || !strings.Contains(err.Error(), `running "bad --help": exec format error`) {
+		t.Errorf("got %v", err)
+	}
+	_, err = Draft(context.Background(), []string{"mcpship-no-such-program"}, Options{})
+	if err == nil || !strings.Contains(err.Error(), `program "mcpship-no-such-program" not found`) {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestDraftGoFlagPositionals(t *testing.T) {
+	for _, c := range []struct {
+		help, prog string
+		tail       []string
+	}{
+		{"goflag-actionlint", "actionlint", []string{"--", "{files}"}},
+		{"goflag-staticcheck", "staticcheck", []string{"--", "{packages}"}},
+		{"goflag-duf", "duf", []string{"--", "{args}"}}, // no usage line: guessed
+		{"clap-hyperfine", "hyperfine", []string{"--", "{command}"}},
+		{"argparse-yamllint", "yamllint", []string{"--", "{file_or_dir}"}},
+		{"click-black", "black", nil}, // a formatter: left out
+	} {
+		run, _ := helpsOf(t, map[string]string{c.prog: c.help})
+		res, err := draft(context.Background(), []string{c.prog}, Options{}, run)
+		if c.tail == nil {
+			if err == nil || !strings.Contains(err.Error(), "to draft it, add --allow") {
+				t.Errorf("%s: %v, want it left out", c.prog, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.prog, err)
+		}
+		cmd := decode(t, res).Tools[0].Command
+		if got := cmd[len(cmd)-len(c.tail):]; !reflect.DeepEqual(got, c.tail) {
+			t.Errorf("%s: command ends %q, want %q", c.prog, got, c.tail)
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package wrap
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the .golden files of testdata/help")
+
+// dump describes what parseHelp read, one line per item, for golden files.
+func dump(h *help) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "layout: %s\n", h.layout.name)
+	fmt.Fprintf(&b, "usage: %s\n", h.usage)
+	fmt.Fprintf(&b, "about: %s\n", h.about)
+	for _, c := range h.commands {
+		fmt.Fprintf(&b, "command: %s", c.name)
+		if len(c.aliases) > 0 {
+			fmt.Fprintf(&b, " (%s)", strings.Join(c.aliases, ", "))
+		}
+		fmt.Fprintf(&b, ": %s\n", c.summary)
+	}
+	for _, a := range usageArgs(h.usage, h.layout, strings.Count(h.usage, " ")) {
+		_ = a // the depth is not known here; positionals are checked in draft tests
+	}
+	for _, a := range h.args {
+		fmt.Fprintf(&b, "arg: %s required=%v array=%v\n", a.name, a.required, a.array)
+	}
+	for _, set := range []struct {
+		what string
+		fs   []option
+	}{{"flag", h.flags}, {"inherited", h.inherited}} {
+		for _, f := range set.fs {
+			fmt.Fprintf(&b, "%s: %s %s\n", set.what, strings.Join(f.names, " "), describeType(f))
+		}
+	}
+	for _, u := range h.unread {
+		fmt.Fprintf(&b, "unread: %s\n", u)
+	}
+	return b.String()
+}
+
+// describeType is a flag's type as the golden files and the accuracy
+// table give it: "integer", "array of string", "enum a|b", "skip: why".
+func describeType(f option) string {
+	var s string
+	switch {
+	case f.skip != "":
+		return "skip: " + f.skip
+	case len(f.enum) > 0:
+		s = "enum " + strings.Join(f.enum, "|")
+	default:
+		s = f.typ
+	}
+	if f.array {
+		s = "array of " + s
+	}
+	if f.hasDef {
+		s += fmt.Sprintf(" default=%q", f.def)
+	}
+	if f.guess != "" {
+		s += " (guessed)"
+	}
+	return s
+}
+
+// TestHelpGolden reads each help text of testdata/help, captured from a
+// real program (see the README there), and compares what was read with
+// its .golden file.
+func TestHelpGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/help/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no help texts in testdata/help")
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".txt")
+		t.Run(name, func(t *testing.T) {
+			text, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := dump(parseHelp(string(text)))
+			golden := strings.TrimSuffix(file, ".txt") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./wrap -run TestHelpGolden -update to write it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s read differently; run go test ./wrap -run TestHelpGolden -update and review the diff:\n%s", name, lineDiff(string(want), got))
+			}
+		})
+	}
+}
+
+func lineDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	in := func(l []string, s string) bool {
+		for _, x := range l {
+			if x == s {
+				return true
+			}
+		}
+		return false
+	}
+	var out []string
+	for _, l := range al {
+		if !in(bl, l) {
+			out = append(out, "- "+l)
+		}
+	}
+	for _, l := range bl {
+		if !in(al, l) {
+			out = append(out, "+ "+l)
+		}
+	}
+	sort.Stable(sort.StringSlice(out))
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,195 @@
+package wrap
+
+import (
+	"regexp"
+	"strings"
+)
+
+// kind is what a section of a help text holds.
+type kind int
+
+const (
+	other     kind = iota
+	usage          // the usage line
+	about          // a description of the command
+	flags          // the command's own flags
+	inherited      // flags inherited from a parent command (Cobra's "Global Flags")
+	commands       // subcommands
+	args           // positional arguments
+	mixed          // a group of flags or commands under a heading of the program's own
+)
+
+// A layout is the help format of one command-line library: how to know
+// it, what its headings mean and how its flags are spelled and typed.
+type layout struct {
+	name string
+	// signs are patterns of which the help text must match all.
+	signs []*regexp.Regexp
+	// headings maps a heading, in lower case, to what its section holds;
+	// a heading not listed holds what unknown says.
+	headings map[string]kind
+	unknown  kind
+	// types maps a flag's value placeholder, in lower case, to its type.
+	types map[string]valueType
+	// boolValue: booleans accept "--flag=false", so a draft can pass
+	// either value (pflag, urfave/cli, Go's flag).
+	boolValue bool
+	// shortEquals: a one-letter flag takes its value as "-x=VALUE".
+	shortEquals bool
+	// subflagsInherit: a subcommand's help lists the flags it inherits,
+	// and they may follow the subcommand's name (Cobra, urfave/cli v3).
+	// Otherwise a parent's flags are passed before the subcommand's name.
+	subflagsInherit bool
+	// dashdash: "--" ends the options.
+	dashdash bool
+}
+
+// valueType is the input type a flag's value placeholder stands for.
+type valueType struct {
+	typ   string // string, integer, number, boolean
+	array bool   // a list: the flag is repeated, once per item
+	skip  string // why a flag of this type is not offered, or ""
+	note  string // added to the description
+}
+
+var (
+	str      = valueType{typ: "string"}
+	integer  = valueType{typ: "integer"}
+	number   = valueType{typ: "number"}
+	boolean  = valueType{typ: "boolean"}
+	strs     = valueType{typ: "string", array: true}
+	ints     = valueType{typ: "integer", array: true}
+	numbers  = valueType{typ: "number", array: true}
+	duration = valueType{typ: "string", note: "A duration such as 30s or 1m30s."}
+	mapType  = valueType{skip: "a map of KEY=VALUE pairs"}
+)
+
+// goTypes are the type names that pflag, Go's flag and urfave/cli v3
+// print as a flag's placeholder.
+var goTypes = map[string]valueType{
+	"string": str, "int": integer, "int8": integer, "int16": integer, "int32": integer, "int64": integer,
+	"uint": integer, "uint8": integer, "uint16": integer, "uint32": integer, "uint64": integer,
+	"float": number, "float32": number, "float64": number, "duration": duration, "bool": boolean,
+	"count": integer, "strings": strs, "stringarray": strs, "stringslice": strs,
+	"ints": ints, "int32slice": ints, "int64slice": ints, "uints": ints, "uintslice": ints,
+	"float32slice": numbers, "float64slice": numbers, "durations": strs, "durationslice": strs,
+	"bools": strs, "boolslice": strs, "stringtostring": mapType, "stringtoint": mapType, "stringtoint64": mapType,
+}
+
+// clickTypes are the placeholders Click prints for its parameter types.
+var clickTypes = map[string]valueType{
+	"text": str, "integer": integer, "integer range": integer, "float": number, "float range": number,
+	"boolean": boolean, "path": str, "file": str, "filename": str, "directory": str, "uuid": str,
+	"datetime": str,
+}
+
+func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+
+// layouts are tried in order; the first whose signs all match reads the
+// help. fallback reads anything else.
+var layouts = []*layout{
+	{
+		name:  "cobra",
+		signs: []*regexp.Regexp{re(`(?m)^Usage:\n  \S`), re(`(?m)^(Flags|Global Flags|Available Commands):$`)},
+		headings: map[string]kind{"usage": usage, "flags": flags, "global flags": inherited,
+			"available commands": commands, "additional commands": commands, "additional help topics": other,
+			"aliases": other, "examples": other},
+		unknown: commands, // command groups: "Basic Commands (Beginner):"
+		types:   goTypes, boolValue: true, shortEquals: true, subflagsInherit: true, dashdash: true,
+	},
+	{
+		name:  "urfave/cli v3",
+		signs: []*regexp.Regexp{re(`(?m)^NAME:\n   \S`), re(`(?m)^USAGE:$`), re(`(?m)^\s+--help, -h +show help$|\[command \[command options\]\]|^USAGE:\n\s+\S.* \[options\]`)},
+		headings: map[string]kind{"name": about, "usage": usage, "description": about, "commands": commands,
+			"options": flags, "global options": inherited, "version": other, "author": other, "authors": other,
+			"copyright": other, "category": other},
+		unknown: mixed,
+		types:   goTypes, boolValue: true, shortEquals: true, subflagsInherit: true, dashdash: true,
+	},
+	{
+		name:  "urfave/cli v2",
+		signs: []*regexp.Regexp{re(`(?m)^NAME:\n   \S`), re(`(?m)^USAGE:$`)},
+		headings: map[string]kind{"name": about, "usage": usage, "description": about, "commands": commands,
+			"options": flags, "global options": flags, "version": other, "author": other, "authors": other,
+			"copyright": other, "category": other},
+		unknown: mixed,
+		types:   goTypes, boolValue: true, shortEquals: true, dashdash: true,
+	},
+	{
+		name:     "argparse",
+		signs:    []*regexp.Regexp{re(`(?m)^usage: `), re(`(?m)^(options|optional arguments|positional arguments):$`)},
+		headings: map[string]kind{"usage": usage, "options": flags, "optional arguments": flags, "positional arguments": args},
+		unknown:  mixed,
+		dashdash: true,
+	},
+	{
+		name:  "click",
+		signs: []*regexp.Regexp{re(`(?m)^Usage: \S+.* \[OPTIONS\]`), re(`(?m)^Options:$`), re(`--help +Show this message and exit\.`)},
+		headings: map[string]kind{"usage": usage, "options": flags, "commands": commands,
+			"arguments": args},
+		unknown: mixed,
+		types:   clickTypes, dashdash: true,
+	},
+	{
+		name: "clap",
+		signs: []*regexp.Regexp{re(`(?m)^(Usage: \S|USAGE:\n    \S)`),
+			re(`(?m)^(Options|OPTIONS|FLAGS|Arguments|ARGS):$`), re(`-h, --help +(Print help|Prints help information)|\n {6,}Print help`)},
+		headings: map[string]kind{"usage": usage, "options": flags, "flags": flags, "arguments": args,
+			"args": args, "commands": commands, "subcommands": commands},
+		unknown: mixed,
+		// clap reads --flag=VALUE and -xVALUE but not -x=VALUE.
+		dashdash: true,
+	},
+	{
+		name:  "Go flag",
+		signs: []*regexp.Regexp{re(`(?m)^  -[A-Za-z0-9][\w.-]*( [^ ].*)?\n    \t`)},
+		headings: map[string]kind{"usage": usage, "usage of": flags, "flags": flags, "options": flags,
+			"the flags are": flags},
+		unknown: mixed,
+		types:   goTypes, boolValue: true, shortEquals: true, dashdash: true,
+	},
+}
+
+// fallback reads a help text of no known layout: GNU-style option lines
+// anywhere, each a boolean or a string.
+var fallback = &layout{
+	name:    "plain",
+	unknown: mixed,
+	headings: map[string]kind{"usage": usage, "options": flags, "flags": flags, "commands": commands,
+		"arguments": args, "examples": other},
+}
+
+// detect returns the layout of a help text, or fallback.
+func detect(text string) *layout {
+	text = expandTabsKeep(text)
+	for _, l := range layouts {
+		all := true
+		for _, s := range l.signs {
+			if !s.MatchString(text) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return l
+		}
+	}
+	return fallback
+}
+
+// expandTabsKeep drops carriage returns and colour codes but keeps tabs,
+// which Go's flag package prints before each flag's usage.
+func expandTabsKeep(text string) string {
+	if !strings.ContainsAny(text, "\r\x1b") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		parts := strings.Split(l, "\t")
+		for j, p := range parts {
+			parts[j] = expandTabs(p)
+		}
+		lines[i] = strings.Join(parts, "\t")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,105 @@
+package wrap
+
+import (
+	"strings"
+)
+
+// writeVerbs are command names, and first words of a command's summary,
+// that suggest it changes something, runs something else, or does not
+// return (a server, a shell): such commands are left out of a draft.
+var writeVerbs = words(`add annotate apply approve backup build commit copy cp create del delete deploy
+	destroy disable download drop edit enable ensure exec execute fmt format gen generate import init
+	install kill link login logout merge migrate mount move mv new patch post prepare prune publish
+	purge push put rebase register release remove rename repl reset restart restore rm run send serve
+	server set shell start stop submit sync uninstall unlink unmount unregister update upgrade upload
+	watch write`)
+
+// writeWords anywhere in a summary suggest the same.
+var writeWords = []string{"delete", "deletes", "remove", "removes", "overwrite", "write", "writes", "push",
+	"pushes", "deploy", "deploys", "upload", "install", "installs", "in place", "in-place", "modif",
+	"reformat", "formatter", "destroy"}
+
+// flagVerbs are words of a flag's name, and first words of its
+// description, that suggest it writes files or runs commands.
+var flagVerbs = words(`delete exec execute export generate overwrite remove save write inplace in-place`)
+
+func words(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// risky returns why a command may change something, or "".
+func risky(name string, aliases []string, summary string) string {
+	for _, n := range append([]string{name}, aliases...) {
+		for _, part := range strings.FieldsFunc(strings.ToLower(n), func(r rune) bool { return r == '-' || r == '_' || r == ':' }) {
+			if writeVerbs[part] {
+				return "its name says " + part
+			}
+		}
+	}
+	return riskyText(summary)
+}
+
+// riskyText returns why a summary suggests a command that writes, or "".
+func riskyText(summary string) string {
+	s := strings.ToLower(summary)
+	if f := strings.Fields(strings.TrimPrefix(s, "(additionally) ")); len(f) > 0 {
+		first := strings.Trim(f[0], ".,:;()")
+		if writeVerbs[first] || writeVerbs[strings.TrimSuffix(first, "s")] || writeVerbs[strings.TrimSuffix(first, "es")] {
+			return "its help says " + quoteShort(summary)
+		}
+	}
+	for _, w := range writeWords {
+		if containsWord(s, w) {
+			return "its help says " + quoteShort(summary)
+		}
+	}
+	return ""
+}
+
+// riskyFlag returns why a flag may write files or run commands, or "".
+func riskyFlag(f option) string {
+	for _, n := range f.names {
+		for _, part := range strings.FieldsFunc(strings.ToLower(strings.TrimLeft(n, "-")), func(r rune) bool { return r == '-' || r == '_' }) {
+			if flagVerbs[part] {
+				return "its name says " + part
+			}
+		}
+	}
+	if fs := strings.Fields(strings.ToLower(f.desc)); len(fs) > 0 && flagVerbs[strings.Trim(fs[0], ".,:;()")] {
+		return "its help says " + quoteShort(f.desc)
+	}
+	return ""
+}
+
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isLetter(s[j-1])
+		after := j+len(w) == len(s) || !isLetter(s[j+len(w)]) || strings.HasSuffix(w, "modif")
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// quoteShort quotes the first sentence of s, cut to 60 bytes.
+func quoteShort(s string) string {
+	if i := strings.IndexAny(s, ".\n"); i > 0 {
+		s = s[:i]
+	}
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return `"` + s + `"`
+}
