@@ -78,15 +78,9 @@ func flags(fs *pflag.FlagSet) []clitool.Flag {
 		_, file := f.Annotations[cobra.BashCompFilenameExt]
 		_, dir := f.Annotations[cobra.BashCompSubdirsInDir]
 		sf.Path = file || dir
-		switch f.Value.Type() {
-		case "stringSlice":
-			sf.CSV = true
-		case "stringArray":
-		default:
-			if _, ok := sf.Value.([]string); ok {
-				sf.CSV = true // a slice of another type: its items are CSV too
-			}
-		}
+		// Every pflag slice but stringArray reads each value as CSV.
+		_, strs := sf.Value.([]string)
+		sf.CSV = strs && f.Value.Type() != "stringArray"
 		out = append(out, sf)
 	})
 	return out
@@ -94,39 +88,66 @@ func flags(fs *pflag.FlagSet) []clitool.Flag {
 
 // value returns the default of f as a Go value of its type.
 func value(fs *pflag.FlagSet, f *pflag.Flag) any {
-	get := map[string]func(string) (any, error){
-		"bool":          wrap(fs.GetBool),
-		"string":        wrap(fs.GetString),
-		"int":           wrap(fs.GetInt),
-		"int8":          wrap(fs.GetInt8),
-		"int16":         wrap(fs.GetInt16),
-		"int32":         wrap(fs.GetInt32),
-		"int64":         wrap(fs.GetInt64),
-		"uint":          wrap(fs.GetUint),
-		"uint8":         wrap(fs.GetUint8),
-		"uint16":        wrap(fs.GetUint16),
-		"uint32":        wrap(fs.GetUint32),
-		"uint64":        wrap(fs.GetUint64),
-		"float32":       wrap(fs.GetFloat32),
-		"float64":       wrap(fs.GetFloat64),
-		"duration":      wrap(fs.GetDuration),
-		"stringSlice":   wrap(fs.GetStringSlice),
-		"stringArray":   wrap(fs.GetStringArray),
-		"intSlice":      wrap(fs.GetIntSlice),
-		"int32Slice":    wrap(fs.GetInt32Slice),
-		"int64Slice":    wrap(fs.GetInt64Slice),
-		"uintSlice":     wrap(fs.GetUintSlice),
-		"float32Slice":  wrap(fs.GetFloat32Slice),
-		"float64Slice":  wrap(fs.GetFloat64Slice),
-		"boolSlice":     wrap(fs.GetBoolSlice),
-		"durationSlice": wrap(fs.GetDurationSlice),
-		// A count is a number of times given: a non-negative integer.
-		"count": func(name string) (any, error) { n, err := fs.GetCount(name); return uint(max(n, 0)), err },
-	}[f.Value.Type()]
-	if get != nil {
-		if v, err := get(f.Name); err == nil {
-			return v
-		}
+	var v any
+	var err error
+	switch name := f.Name; f.Value.Type() {
+	case "bool":
+		v, err = fs.GetBool(name)
+	case "string":
+		v, err = fs.GetString(name)
+	case "int":
+		v, err = fs.GetInt(name)
+	case "int8":
+		v, err = fs.GetInt8(name)
+	case "int16":
+		v, err = fs.GetInt16(name)
+	case "int32":
+		v, err = fs.GetInt32(name)
+	case "int64":
+		v, err = fs.GetInt64(name)
+	case "uint":
+		v, err = fs.GetUint(name)
+	case "uint8":
+		v, err = fs.GetUint8(name)
+	case "uint16":
+		v, err = fs.GetUint16(name)
+	case "uint32":
+		v, err = fs.GetUint32(name)
+	case "uint64":
+		v, err = fs.GetUint64(name)
+	case "count": // a number of times given: a non-negative integer
+		var n int
+		n, err = fs.GetCount(name)
+		v = uint(max(n, 0))
+	case "float32":
+		v, err = fs.GetFloat32(name)
+	case "float64":
+		v, err = fs.GetFloat64(name)
+	case "duration":
+		v, err = fs.GetDuration(name)
+	case "stringSlice":
+		v, err = fs.GetStringSlice(name)
+	case "stringArray":
+		v, err = fs.GetStringArray(name)
+	case "intSlice":
+		v, err = fs.GetIntSlice(name)
+	case "int32Slice":
+		v, err = fs.GetInt32Slice(name)
+	case "int64Slice":
+		v, err = fs.GetInt64Slice(name)
+	case "uintSlice":
+		v, err = fs.GetUintSlice(name)
+	case "float32Slice":
+		v, err = fs.GetFloat32Slice(name)
+	case "float64Slice":
+		v, err = fs.GetFloat64Slice(name)
+	case "boolSlice":
+		v, err = fs.GetBoolSlice(name)
+	case "durationSlice":
+		v, err = fs.GetDurationSlice(name)
+	}
+	if v != nil && err == nil {
+		return v
 	}
 	if s, ok := f.Value.(pflag.SliceValue); ok {
 		return s.GetSlice()
@@ -135,8 +156,4 @@ func value(fs *pflag.FlagSet, f *pflag.Flag) any {
 		return ""
 	}
 	return f.DefValue // set from its text, as on the command line
-}
-
-func wrap[T any](get func(string) (T, error)) func(string) (any, error) {
-	return func(name string) (any, error) { return get(name) }
 }

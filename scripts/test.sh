@@ -85,7 +85,7 @@ trap summary EXIT
 # check_deadcode fails when deadcode finds functions that nothing reaches,
 # neither a program nor a test, on each of Linux, macOS and Windows (what
 # one of them needs is alive). It then lists, without failing, what only
-# tests reach: mcp, cliadapter, registercmd and manifest are libraries, so
+# tests reach: mcp, the adapters, registercmd and manifest are libraries, so
 # their exported API (and what it calls) is alive though no main package of
 # this module calls it; a test-only helper in that list belongs in a
 # _test.go file.
