@@ -4,7 +4,8 @@
 // registered one, and list or call its tools from a shell. mcpship has
 // them all; an app that serves its own commands over MCP (see package
 // cliadapter) adds init, remove and doctor with [Commands], which
-// register the app itself.
+// register the app itself; a program on another framework (Cobra,
+// urfave/cli v3) runs the same three with [Run].
 //
 // Every change to a config file goes through package installer: the rest
 // of the file is kept byte for byte, a backup is taken first, and
