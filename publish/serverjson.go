@@ -1,0 +1,472 @@
+package publish
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// SchemaURL is the version of the registry's server.json schema that
+// [WriteServerJSON] writes.
+const SchemaURL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
+
+// A Server is what the official MCP Registry lists about a server.
+type Server struct {
+	// Name is the server's name in reverse-DNS form, such as
+	// "io.github.owner/rigor": a namespace the publisher proves they own,
+	// a slash, and the server's own name.
+	Name string
+	// Title is an optional display name.
+	Title string
+	// Description says what the server does, in at most 100 characters.
+	Description string
+	// Version is the version being published, such as "1.2.0".
+	Version string
+	// Repository is the URL of the source code, if any.
+	Repository string
+	// WebsiteURL is the server's home page, if any.
+	WebsiteURL string
+	// Packages are the ways to install this version.
+	Packages []Package
+}
+
+// A Package is one way to install a server: a bundle to download, or a
+// module of a package registry.
+type Package struct {
+	// RegistryType is "mcpb" for an MCP Bundle, "go" for a Go module.
+	RegistryType string `json:"registryType"`
+	// RegistryBaseURL is the package registry's address, such as
+	// "https://proxy.golang.org"; empty for a bundle.
+	RegistryBaseURL string `json:"registryBaseUrl,omitempty"`
+	// Identifier is the bundle's download URL, or the module path.
+	Identifier string `json:"identifier"`
+	// Version is the package's own version, if it has one.
+	Version string `json:"version,omitempty"`
+	// FileSHA256 is the bundle's SHA-256, in lower-case hex; clients
+	// check the download against it.
+	FileSHA256 string `json:"fileSha256,omitempty"`
+	// Transport is how a client talks to the installed server.
+	Transport Transport `json:"transport"`
+	// Arguments are given to the installed program, as literal values.
+	Arguments []Argument `json:"packageArguments,omitempty"`
+	// Env are the environment variables the server reads.
+	Env []EnvVar `json:"environmentVariables,omitempty"`
+}
+
+// A Transport is a package's transport; mcpship servers use "stdio".
+type Transport struct {
+	Type string `json:"type"`
+}
+
+// An Argument is a positional argument with a fixed value.
+type Argument struct {
+	Type  string `json:"type"` // "positional"
+	Value string `json:"value"`
+}
+
+// An EnvVar is an environment variable that a user may or must set.
+type EnvVar struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"isRequired,omitempty"`
+	Secret      bool   `json:"isSecret,omitempty"`
+	Default     string `json:"default,omitempty"`
+}
+
+// BundlePackage returns the package entry of the MCP Bundle file, to be
+// downloaded from url: its SHA-256 is read from the file.
+func BundlePackage(url, file string) (Package, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return Package{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return Package{}, fmt.Errorf("reading the bundle %s: %w", file, err)
+	}
+	return Package{
+		RegistryType: "mcpb",
+		Identifier:   url,
+		FileSHA256:   hex.EncodeToString(h.Sum(nil)),
+		Transport:    Transport{Type: "stdio"},
+	}, nil
+}
+
+// GoPackage returns the package entry of a Go program that serves MCP
+// when run with args, installed from module (a module path, or the path
+// of a package inside one, such as "github.com/owner/app/cmd/app") at
+// version (such as "v1.2.0"). The registry accepts Go modules only from
+// github.com for servers in the matching io.github namespace; for others
+// GoPackage says why in its error.
+func GoPackage(server, module, version string, args []string) (Package, error) {
+	ns, _, _ := strings.Cut(server, "/")
+	owner, ok := strings.CutPrefix(ns, "io.github.")
+	if !ok {
+		return Package{}, fmt.Errorf("the registry lists Go modules only for servers named io.github.OWNER/..., not %s", server)
+	}
+	modOwner, _, _ := strings.Cut(strings.TrimPrefix(module, "github.com/"), "/")
+	if !strings.HasPrefix(module, "github.com/") || !strings.EqualFold(modOwner, owner) {
+		return Package{}, fmt.Errorf("the registry lists Go modules for %s only from github.com/%s/..., not %s", server, owner, module)
+	}
+	if !strings.HasPrefix(version, "v") {
+		return Package{}, fmt.Errorf("the Go module version %q must be a module version, such as v1.2.0", version)
+	}
+	p := Package{
+		RegistryType:    "go",
+		RegistryBaseURL: "https://proxy.golang.org",
+		Identifier:      module,
+		Version:         version,
+		Transport:       Transport{Type: "stdio"},
+	}
+	for _, a := range args {
+		p.Arguments = append(p.Arguments, Argument{Type: "positional", Value: a})
+	}
+	return p, nil
+}
+
+// namePattern is the schema's pattern for a server name.
+var namePattern = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+
+// check reports the first thing about s the registry would refuse.
+func (s Server) check() error {
+	switch {
+	case len(s.Name) < 3 || len(s.Name) > 200 || !namePattern.MatchString(s.Name):
+		return fmt.Errorf("the server name %q is not a registry name: it must be NAMESPACE/NAME in reverse-DNS form, such as io.github.OWNER/SERVER", s.Name)
+	case s.Version == "":
+		return errors.New("the version is empty")
+	case strings.ContainsAny(s.Version, "^~<>=* ") || s.Version == "latest":
+		return fmt.Errorf("the version %q is a range; the registry needs one specific version", s.Version)
+	}
+	for _, p := range s.Packages {
+		if p.RegistryType == "mcpb" {
+			if u, err := url.Parse(p.Identifier); err != nil || u.Scheme != "https" || u.Host == "" {
+				return fmt.Errorf("the bundle URL %q is not an https:// URL, which the registry requires", p.Identifier)
+			}
+			if !strings.Contains(strings.ToLower(p.Identifier), "mcp") {
+				return fmt.Errorf("the bundle URL %q does not contain \"mcp\", which the registry requires (name the file *.mcpb)", p.Identifier)
+			}
+		}
+	}
+	return nil
+}
+
+// checkDescription applies the schema's limits to a description.
+func checkDescription(d string) error {
+	switch n := len([]rune(d)); {
+	case n == 0:
+		return errors.New("the description is empty; the registry requires one (at most 100 characters)")
+	case n > 100:
+		return fmt.Errorf("the description has %d characters; the registry allows at most 100", n)
+	}
+	return nil
+}
+
+// serverJSON is a new server.json, its members in the order written.
+type serverJSON struct {
+	Schema      string      `json:"$schema"`
+	Name        string      `json:"name"`
+	Title       string      `json:"title,omitempty"`
+	Description string      `json:"description"`
+	Repository  *repository `json:"repository,omitempty"`
+	WebsiteURL  string      `json:"websiteUrl,omitempty"`
+	Version     string      `json:"version"`
+	Packages    []Package   `json:"packages,omitempty"`
+}
+
+type repository struct {
+	URL    string `json:"url"`
+	Source string `json:"source"`
+}
+
+// ServerJSON returns the server.json for s. When old, an existing
+// server.json, is not empty, it is updated rather than replaced: the
+// version and the packages of type "mcpb" and "go" change, and every
+// other member keeps its place and its bytes. An old bundle entry whose
+// URL is the new one's but for the version (such as .../v1.0.0/app.mcpb
+// for .../v1.1.0/app.mcpb) is updated in place, keeping the author's
+// fields; old bundle entries that match none are dropped, and new ones
+// that match none are added after the last bundle entry. ServerJSON
+// refuses an old file that is not a JSON object or names another server.
+func ServerJSON(old []byte, s Server) ([]byte, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(old)) == 0 {
+		return newServerJSON(s)
+	}
+	return updateServerJSON(old, s)
+}
+
+func newServerJSON(s Server) ([]byte, error) {
+	if err := checkDescription(s.Description); err != nil {
+		return nil, err
+	}
+	doc := serverJSON{
+		Schema: SchemaURL, Name: s.Name, Title: s.Title, Description: s.Description,
+		WebsiteURL: s.WebsiteURL, Version: s.Version, Packages: s.Packages,
+	}
+	if s.Repository != "" {
+		doc.Repository = &repository{URL: s.Repository, Source: repoSource(s.Repository)}
+	}
+	return marshal(doc, "", "  ")
+}
+
+// repoSource names the forge of a repository URL as the registry does.
+func repoSource(repo string) string {
+	u, err := url.Parse(repo)
+	if err != nil {
+		return "git"
+	}
+	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	if name, ok := strings.CutSuffix(host, ".com"); ok && (name == "github" || name == "gitlab") {
+		return name
+	}
+	return host
+}
+
+// marshal is json.MarshalIndent without HTML escaping, ending in a newline.
+func marshal(v any, prefix, indent string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, indent)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func updateServerJSON(old []byte, s Server) ([]byte, error) {
+	if !json.Valid(old) {
+		var v any
+		err := json.Unmarshal(old, &v)
+		return nil, fmt.Errorf("the existing server.json is not valid JSON (%v); fix it or move it away", err)
+	}
+	doc := gjson.ParseBytes(old)
+	if !doc.IsObject() {
+		return nil, errors.New("the existing server.json is not a JSON object; fix it or move it away")
+	}
+	if name := doc.Get("name"); name.String() != s.Name {
+		if !name.Exists() {
+			return nil, fmt.Errorf("the existing server.json names no server; it must name %s", s.Name)
+		}
+		return nil, fmt.Errorf("the existing server.json is for the server %s, not %s; use its name, or write to another directory", name.String(), s.Name)
+	}
+	if err := checkDescription(doc.Get("description").String()); err != nil {
+		return nil, fmt.Errorf("the existing server.json: %w", err)
+	}
+	oldVersion := doc.Get("version").String()
+	out, err := sjson.SetBytes(old, "version", s.Version)
+	if err != nil {
+		return nil, err
+	}
+	pkgs, err := mergePackages(out, oldVersion, s)
+	if err != nil {
+		return nil, err
+	}
+	if pkgs != nil {
+		if out, err = sjson.SetRawBytes(out, "packages", pkgs); err != nil {
+			return nil, err
+		}
+	}
+	if !json.Valid(out) { // sjson splices text; never write what does not parse
+		return nil, errors.New("updating server.json gave invalid JSON; please report this with the file")
+	}
+	return out, nil
+}
+
+// managed reports whether a package entry of this type is written by
+// ServerJSON (and so replaced on update).
+func managed(registryType string) bool { return registryType == "mcpb" || registryType == "go" }
+
+// mergePackages returns the new "packages" array of doc (nil to leave it
+// as it is): the author's other packages as they were, the managed ones
+// updated, dropped or added.
+func mergePackages(doc []byte, oldVersion string, s Server) ([]byte, error) {
+	arr := gjson.GetBytes(doc, "packages")
+	if !arr.Exists() && len(s.Packages) == 0 {
+		return nil, nil
+	}
+	if arr.Exists() && !arr.IsArray() {
+		return nil, errors.New("the existing server.json has \"packages\" that is not an array; fix it or move it away")
+	}
+	// Indentation: the array's elements, and one level.
+	elemIndent, unit := "    ", "  "
+	olds := arr.Array()
+	if len(olds) > 0 {
+		elemIndent = lineIndent(doc, olds[0].Index)
+	}
+	keyIndent := lineIndent(doc, gjson.GetBytes(doc, "version").Index)
+	if arr.Exists() {
+		keyIndent = lineIndent(doc, arr.Index)
+	}
+	if d := strings.TrimPrefix(elemIndent, keyIndent); d != elemIndent && d != "" {
+		unit = d
+	}
+
+	used := make([]bool, len(s.Packages))
+	var elems []string
+	insertAt := -1 // where new entries go: after the last managed one
+	for _, o := range olds {
+		typ := o.Get("registryType").String()
+		if !managed(typ) {
+			elems = append(elems, o.Raw)
+			continue
+		}
+		i := match(o, oldVersion, s, used)
+		if i < 0 {
+			insertAt = len(elems)
+			continue // an entry of a bundle no longer built
+		}
+		used[i] = true
+		raw, err := updatePackage(o.Raw, s.Packages[i], s.Version)
+		if err != nil {
+			return nil, err
+		}
+		elems = append(elems, raw)
+		insertAt = len(elems)
+	}
+	var added []string
+	for i, p := range s.Packages {
+		if used[i] {
+			continue
+		}
+		b, err := marshal(p, elemIndent, unit)
+		if err != nil {
+			return nil, err
+		}
+		added = append(added, strings.TrimRight(string(b), "\n"))
+	}
+	if insertAt < 0 {
+		insertAt = len(elems)
+	}
+	elems = append(elems[:insertAt], append(added, elems[insertAt:]...)...)
+
+	if len(elems) == 0 {
+		return []byte("[]"), nil
+	}
+	var b strings.Builder
+	b.WriteString("[\n")
+	for i, e := range elems {
+		b.WriteString(elemIndent + e)
+		if i < len(elems)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(keyIndent + "]")
+	return []byte(b.String()), nil
+}
+
+// match returns the index of the unused package of s that the old entry
+// o describes in an earlier version, or -1.
+func match(o gjson.Result, oldVersion string, s Server, used []bool) int {
+	typ, id := o.Get("registryType").String(), o.Get("identifier").String()
+	for i, p := range s.Packages {
+		if used[i] || p.RegistryType != typ {
+			continue
+		}
+		if typ == "go" && p.Identifier == id {
+			return i
+		}
+		if typ == "mcpb" && unversioned(id, oldVersion) == unversioned(p.Identifier, s.Version) {
+			return i
+		}
+	}
+	return -1
+}
+
+// unversioned replaces the version in a bundle URL with a marker, so that
+// the URLs of one bundle in two versions compare equal.
+func unversioned(id, version string) string {
+	if version == "" {
+		return id
+	}
+	return strings.ReplaceAll(id, strings.TrimPrefix(version, "v"), "\x00")
+}
+
+// updatePackage sets p's identifier, hash and version in the raw entry,
+// keeping the author's other members. A bundle entry that gives a
+// version gets the server's new one.
+func updatePackage(raw string, p Package, version string) (string, error) {
+	if p.Version == "" && gjson.Get(raw, "version").Exists() {
+		p.Version = version
+	}
+	out, err := sjson.Set(raw, "identifier", p.Identifier)
+	for _, kv := range [][2]string{{"version", p.Version}, {"fileSha256", p.FileSHA256}} {
+		switch {
+		case err != nil:
+		case kv[1] != "":
+			out, err = sjson.Set(out, kv[0], kv[1])
+		case gjson.Get(out, kv[0]).Exists():
+			out, err = sjson.Delete(out, kv[0])
+		}
+	}
+	return out, err
+}
+
+// lineIndent returns the spaces and tabs that start the line holding off.
+func lineIndent(doc []byte, off int) string {
+	if off <= 0 || off > len(doc) {
+		return ""
+	}
+	start := bytes.LastIndexByte(doc[:off], '\n') + 1
+	end := start
+	for end < len(doc) && (doc[end] == ' ' || doc[end] == '\t') {
+		end++
+	}
+	return string(doc[start:end])
+}
+
+// WriteServerJSON writes the server.json for s to file, updating the
+// file if it exists (see [ServerJSON]). On any error it writes nothing.
+func WriteServerJSON(file string, s Server) error {
+	old, err := os.ReadFile(file)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	out, err := ServerJSON(old, s)
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	return writeFile(file, out)
+}
+
+// writeFile writes data to file through a temporary file in the same
+// directory, so that a reader never sees half a file.
+func writeFile(file string, data []byte) error {
+	dir := filepath.Dir(file)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(file)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
+}

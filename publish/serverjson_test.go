@@ -1,0 +1,237 @@
+package publish
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	file := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (go test -update rewrites it):\n--- got:\n%s\n--- want:\n%s", file, got, want)
+	}
+}
+
+var registrySchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	f, err := os.Open(filepath.Join("testdata", "server.schema.json"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource(SchemaURL, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(SchemaURL)
+})
+
+// validate checks a server.json against the registry's vendored schema.
+func validate(t *testing.T, data []byte) {
+	t.Helper()
+	sch, err := registrySchema()
+	if err != nil {
+		t.Fatalf("compiling testdata/server.schema.json: %v", err)
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("server.json is not JSON: %v\n%s", err, data)
+	}
+	if err := sch.Validate(v); err != nil {
+		t.Errorf("server.json is not valid against the registry's schema: %v\n%s", err, data)
+	}
+}
+
+func rigorServer(version string) Server {
+	url := "https://github.com/rigor-lang/rigor/releases/download/v" + version + "/rigor-" + version + "-"
+	return Server{
+		Name:        "io.github.rigor-lang/rigor",
+		Title:       "Rigor",
+		Description: "Type-check Ruby with Rigor from an AI assistant",
+		Version:     version,
+		Repository:  "https://github.com/rigor-lang/rigor",
+		Packages: []Package{
+			{RegistryType: "mcpb", Identifier: url + "darwin.mcpb", FileSHA256: strings.Repeat("a", 64), Transport: Transport{"stdio"}},
+			{RegistryType: "mcpb", Identifier: url + "linux-amd64.mcpb", FileSHA256: strings.Repeat("b", 64), Transport: Transport{"stdio"}},
+			{RegistryType: "mcpb", Identifier: url + "windows-amd64.mcpb", FileSHA256: strings.Repeat("c", 64), Transport: Transport{"stdio"}},
+		},
+	}
+}
+
+func TestNewServerJSON(t *testing.T) {
+	s := rigorServer("1.0.0")
+	goPkg, err := GoPackage(s.Name, "github.com/rigor-lang/rigor/cmd/rigor-mcp", "v1.0.0", []string{"mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Packages = append(s.Packages, goPkg)
+	out, err := ServerJSON(nil, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, out)
+	golden(t, "new.golden.json", out)
+}
+
+// TestUpdateServerJSON updates an author's server.json to a new version:
+// the version and the bundles' URLs and hashes change; the author's
+// fields, their order and their layout stay; the npm package stays where
+// it was; the freebsd bundle, no longer built, goes; the windows bundle,
+// new, comes after the last bundle.
+func TestUpdateServerJSON(t *testing.T) {
+	before, err := os.ReadFile(filepath.Join("testdata", "update.before.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, before)
+	out, err := ServerJSON(before, rigorServer("1.1.0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, out)
+	golden(t, "update.after.json", out)
+
+	again, err := ServerJSON(out, rigorServer("1.1.0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, out) {
+		t.Errorf("updating to the same version again changed the file:\n%s", again)
+	}
+}
+
+func TestWriteServerJSONRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		name, old, want string
+	}{
+		{"not JSON", `{"name": "io.github.rigor-lang/rigor",}`, "is not valid JSON"},
+		{"another server", `{"name": "io.github.someone/else", "description": "x", "version": "1"}`, "is for the server io.github.someone/else, not io.github.rigor-lang/rigor"},
+		{"no name", `{"description": "x", "version": "1"}`, "names no server"},
+		{"not an object", `["io.github.rigor-lang/rigor"]`, "not a JSON object"},
+		{"packages not an array", `{"name": "io.github.rigor-lang/rigor", "description": "x", "version": "1", "packages": {}}`, `"packages" that is not an array`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "server.json")
+			if err := os.WriteFile(file, []byte(tc.old), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err := WriteServerJSON(file, rigorServer("1.1.0"))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), file) {
+				t.Fatalf("got error %v, want one naming %s and saying %q", err, file, tc.want)
+			}
+			if got, _ := os.ReadFile(file); string(got) != tc.old {
+				t.Errorf("the file changed although the update was refused:\n%s", got)
+			}
+			if ents, _ := os.ReadDir(filepath.Dir(file)); len(ents) != 1 {
+				t.Errorf("the directory holds %d files, want only server.json", len(ents))
+			}
+		})
+	}
+}
+
+func TestServerJSONRefusesBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*Server)
+		want string
+	}{
+		{"name without namespace", func(s *Server) { s.Name = "rigor" }, "not a registry name"},
+		{"version range", func(s *Server) { s.Version = "^1.0.0" }, "is a range"},
+		{"long description", func(s *Server) { s.Description = strings.Repeat("x", 101) }, "at most 100"},
+		{"http bundle", func(s *Server) { s.Packages[0].Identifier = "http://example.com/rigor.mcpb" }, "not an https:// URL"},
+		{"bundle URL without mcp", func(s *Server) { s.Packages[0].Identifier = "https://example.com/rigor.zip" }, `does not contain "mcp"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := rigorServer("1.0.0")
+			tc.edit(&s)
+			if _, err := ServerJSON(nil, s); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got error %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestGoPackage(t *testing.T) {
+	p, err := GoPackage("io.github.Alice/app", "github.com/alice/app/cmd/app", "v1.2.0", []string{"mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(p)
+	want := `{"registryType":"go","registryBaseUrl":"https://proxy.golang.org","identifier":"github.com/alice/app/cmd/app","version":"v1.2.0","transport":{"type":"stdio"},"packageArguments":[{"type":"positional","value":"mcp"}]}`
+	if string(b) != want {
+		t.Errorf("got %s\nwant %s", b, want)
+	}
+	for _, tc := range []struct{ server, module, version, want string }{
+		{"com.example/app", "github.com/alice/app", "v1.0.0", "only for servers named io.github.OWNER"},
+		{"io.github.alice/app", "github.com/bob/app", "v1.0.0", "only from github.com/alice/"},
+		{"io.github.alice/app", "gitlab.com/alice/app", "v1.0.0", "only from github.com/alice/"},
+		{"io.github.alice/app", "github.com/alice/app", "1.0.0", "must be a module version"},
+	} {
+		if _, err := GoPackage(tc.server, tc.module, tc.version, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("GoPackage(%q, %q, %q): got %v, want an error saying %q", tc.server, tc.module, tc.version, err, tc.want)
+		}
+	}
+}
+
+func TestBundlePackage(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "x.mcpb")
+	if err := os.WriteFile(file, []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := BundlePackage("https://example.com/x.mcpb", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// sha256("abc"), FIPS 180-2 appendix B.1.
+	if want := "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"; p.FileSHA256 != want {
+		t.Errorf("fileSha256 %s, want %s", p.FileSHA256, want)
+	}
+}
+
+// TestSchemaRefuses shows that the vendored schema can fail a file, so
+// that validate passing means something.
+func TestSchemaRefuses(t *testing.T) {
+	sch, err := registrySchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range []string{
+		`{"name": "rigor", "description": "x", "version": "1"}`,
+		`{"name": "io.github.a/b", "version": "1"}`,
+		`{"name": "io.github.a/b", "description": "x", "version": "1", "packages": [{"registryType": "mcpb", "identifier": "https://x/mcp", "fileSha256": "XYZ", "transport": {"type": "stdio"}}]}`,
+		`{"name": "io.github.a/b", "description": "x", "version": "1", "packages": [{"registryType": "go", "identifier": "github.com/a/b", "version": "latest", "transport": {"type": "stdio"}}]}`,
+	} {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sch.Validate(v) == nil {
+			t.Errorf("the schema accepts %s", doc)
+		}
+	}
+}
