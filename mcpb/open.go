@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -171,11 +170,8 @@ func (b *Bundle) readManifest() (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	var m Manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("manifest.json: %v", err)
-	}
-	if err := m.Check(); err != nil {
+	m, err := ParseManifest(data)
+	if err != nil {
 		return nil, err
 	}
 	if !slices.ContainsFunc(b.zr.File, func(zf *zip.File) bool { return zf.Name == m.Server.EntryPoint }) {
@@ -184,7 +180,7 @@ func (b *Bundle) readManifest() (*Manifest, error) {
 	if cp := m.Compatibility; cp != nil && len(cp.Platforms) > 0 && !slices.Contains(cp.Platforms, Platform(runtime.GOOS)) {
 		return nil, fmt.Errorf("the bundle runs on %s, not on this %s", strings.Join(cp.Platforms, ", "), Platform(runtime.GOOS))
 	}
-	return &m, nil
+	return m, nil
 }
 
 // Platform returns the name the MCPB specification gives the operating
