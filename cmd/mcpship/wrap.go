@@ -86,7 +86,7 @@ func runWrap(c *cli.Context) error {
 	}
 	report(c.App.ErrWriter, res)
 	fmt.Fprintf(c.App.Writer, "%s: drafted %s: %s\n", out, plural(len(res.Tools), "tool"), strings.Join(res.Tools, ", "))
-	fmt.Fprintf(c.App.Writer, "next: read it, then try it: mcpship manifest check %s && mcpship serve --manifest %s\n", out, out)
+	fmt.Fprintf(c.App.Writer, "next: read it, then try it: mcpship tools -- mcpship serve --manifest %s\n", out)
 	return nil
 }
 
