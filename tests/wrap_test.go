@@ -173,6 +173,12 @@ func TestWrapCobra(t *testing.T) {
 		t.Errorf("gdu: isError=%v, want the directory listed:\n%s", isErr, out)
 	}
 
+	// The bounds: what was not read is said, and what was read is drafted.
+	d = wrapDraft(t, "--max-runs", "2", "--", yq)
+	if len(d.Tools) != 1 || !strings.Contains(d.stderr, "yq eval-all: not read: the limit of 2 help runs was reached") {
+		t.Errorf("wrap --max-runs 2: %d tools; stderr:\n%s", len(d.Tools), d.stderr)
+	}
+
 	d = wrapDraft(t, "--", yq)
 	cmd, in, _ := d.tool(t, "yq_eval")
 	if cmd[1] != "eval" || !reflect.DeepEqual(cmd[len(cmd)-3:], []string{"--", "{expression_arg}", "{yaml_file1}"}) {

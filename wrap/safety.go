@@ -15,9 +15,9 @@ var writeVerbs = words(`add annotate apply approve backup build commit copy cp c
 	watch write`)
 
 // writeWords anywhere in a summary suggest the same.
-var writeWords = []string{"delete", "deletes", "remove", "removes", "overwrite", "write", "writes", "push",
-	"pushes", "deploy", "deploys", "upload", "install", "installs", "in place", "in-place", "modif",
-	"reformat", "formatter", "destroy"}
+var writeWords = []string{"delete", "deletes", "remove", "removes", "overwrite", "overwrites", "write", "writes",
+	"push", "pushes", "deploy", "deploys", "upload", "uploads", "install", "installs", "in place", "in-place",
+	"modif", "reformat", "reformats", "formatter", "destroy", "destroys"}
 
 // flagVerbs are words of a flag's name, and first words of its
 // description, that suggest it writes files or runs commands.
