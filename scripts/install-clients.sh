@@ -4,14 +4,17 @@
 # and the TypeScript SDK; in a second group the official conformance suite
 # (0.1.16, the npm "latest") with the Node 22 it needs; and in a third its
 # prerelease 0.2.0-alpha.12, the first line with the server scenarios of
-# protocol revision 2026-07-28.
+# protocol revision 2026-07-28; and in a fourth the official MCP Bundle CLI
+# and library (@anthropic-ai/mcpb), which check and launch the bundles of
+# "mcpship pack".
 #
 #   sh scripts/install-clients.sh
 #
 # The versions are pinned in one place: the package.json and
 # package-lock.json files under tests/realclients/node (the clients),
 # tests/realclients/node/conformance (the suite) and
-# tests/realclients/node/conformance-modern (its prerelease). Each group is installed
+# tests/realclients/node/conformance-modern (its prerelease),
+# tests/realclients/node/mcpb (the bundle tools). Each group is installed
 # with "npm install" (which follows the lock file) into $MCPSHIP_CACHE/clients/<group> (default
 # ~/.cache/mcpship/clients), where the tests look for it.
 #
@@ -128,6 +131,7 @@ main() {
 	install_group npm "$root/tests/realclients/node"
 	install_group conformance "$root/tests/realclients/node/conformance"
 	install_group conformance-modern "$root/tests/realclients/node/conformance-modern"
+	install_group mcpb "$root/tests/realclients/node/mcpb"
 	say "all clients ready in $(elapsed "$all"); tests find them in $clients"
 }
 

@@ -91,6 +91,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		versionCommand(),
 		addcmd.Command(),
 		linksCommand(),
+		packCommand(),
 	}, registerCommands()...))
 }
 

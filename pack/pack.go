@@ -1,0 +1,336 @@
+// Package pack makes MCP Bundles (package [mcpb]) of a command-line tool's
+// MCP server, one per platform: mcpship with a tool manifest, or a Go app
+// that serves itself (a cliadapter app). It takes the platform binaries from
+// a GoReleaser dist directory ([Dist]), from release archives checked
+// against their checksums.txt ([Release]), from given files ([Files]) or
+// from the running mcpship ([Host]).
+//
+// macOS is served by one bundle whose binary is universal (arm64 and amd64
+// joined, as Apple ships its own programs): a bundle's platform overrides
+// are keyed by operating system only, so one macOS bundle cannot choose a
+// binary by CPU, and two would make every Mac user pick the right download.
+// Linux and Windows get a bundle per CPU.
+package pack
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/mail"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+
+	"github.com/mcpship/mcpship/manifest"
+	"github.com/mcpship/mcpship/mcpb"
+)
+
+// Options say what to bundle.
+type Options struct {
+	// Manifest is the tool manifest that the bundled mcpship serves. Or:
+	Manifest string
+	// App is the name of a program that serves its own tools when run
+	// with AppArgs (default "mcp"), such as a cliadapter app; its binaries
+	// are bundled instead of mcpship's.
+	App     string
+	AppArgs []string
+
+	// Binaries are mcpship's executables (with Manifest) or the app's.
+	Binaries Binaries
+
+	Name        string // machine-readable name; also starts the file names
+	Version     string // semantic version; a leading "v" is dropped
+	Description string // one line
+	Author      string // "Name" or "Name <email>"
+	Homepage    string // URL
+	Repository  string // URL of the git repository
+	License     string // SPDX identifier
+	Icon        string // PNG file
+
+	// Programs bundle the author's own command-line programs: the
+	// program as a manifest command names it (command[0]) maps to a file
+	// pattern, relative to the manifest's directory, in which {os},
+	// {arch} and {exe} stand for the platform (Go's names; {exe} is
+	// ".exe" on Windows). For the macOS bundle, {arch} "all" is tried
+	// first, then arm64 and amd64 are joined.
+	Programs map[string]string
+	// Settings are session defaults (serve --set) that the user sets when
+	// installing: "NAME=VALUE" defaults to VALUE, "NAME" is required.
+	Settings []string
+	// Env are environment variables the user sets when installing, given
+	// to the server. With Manifest, the manifest's passEnv are added.
+	Env []string
+	// Secrets names settings and variables to keep secret, besides those
+	// whose names say so (KEY, TOKEN, SECRET, PASSWORD, ...).
+	Secrets []string
+}
+
+// Bundle is one bundle written.
+type Bundle struct {
+	File     string // the path written
+	Platform Platform
+	SHA256   string // hex
+	Size     int64
+	Manifest *mcpb.Manifest
+}
+
+// nameRE is what a bundle's name may hold: it starts the file names.
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// Write makes a bundle per platform of o.Binaries and writes them to dir
+// as NAME_VERSION_OS_ARCH.mcpb (ARCH "all" for the universal macOS
+// bundle). Everything is checked and built before the first file is
+// written, so that bad input writes nothing.
+func Write(dir string, o Options) ([]Bundle, error) {
+	built, err := build(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	for i := range built {
+		b := &built[i]
+		b.File = filepath.Join(dir, b.File)
+		if err := writeFile(b.File, b.data); err != nil {
+			for _, f := range written {
+				os.Remove(f)
+			}
+			return nil, err
+		}
+		written = append(written, b.File)
+	}
+	out := make([]Bundle, len(built))
+	for i, b := range built {
+		out[i] = b.Bundle
+	}
+	return out, nil
+}
+
+type built struct {
+	Bundle
+	data []byte
+}
+
+// writeFile writes data to a temporary file beside file and renames it.
+func writeFile(file string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(file), ".mcpb-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), file)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	return nil
+}
+
+// server is what the bundles run: mcpship and a manifest, or an app.
+type server struct {
+	exe      string // executable's name, without .exe
+	args     []string
+	manifest []byte // the manifest file, as bundled (nil for an app)
+	tools    []mcpb.Tool
+	needs    []string // programs that must be on PATH
+	programs map[string][]int // program -> tools whose command[0] it is
+	tm       *manifest.Manifest
+}
+
+func build(o Options) ([]built, error) {
+	var problems []string
+	if !nameRE.MatchString(o.Name) {
+		problems = append(problems, fmt.Sprintf("name %q must be letters, digits, '.', '_' or '-' (it starts the file names)", o.Name))
+	}
+	o.Version = strings.TrimPrefix(o.Version, "v")
+	if o.Description == "" {
+		problems = append(problems, "a description is required")
+	}
+	author, err := parseAuthor(o.Author)
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	if (o.Manifest == "") == (o.App == "") {
+		problems = append(problems, "give either a manifest or an app")
+	}
+	if len(o.Binaries) == 0 {
+		problems = append(problems, "no binaries to bundle")
+	}
+	if len(problems) > 0 {
+		return nil, errors.New(strings.Join(problems, "; "))
+	}
+
+	var srv *server
+	if o.Manifest != "" {
+		srv, err = manifestServer(o.Manifest, o.Programs)
+	} else {
+		if len(o.Programs) > 0 {
+			return nil, errors.New("programs are bundled with a manifest only; an app is its own program")
+		}
+		srv, err = appServer(o.App, o.AppArgs, o.Binaries)
+	}
+	if err != nil {
+		return nil, err
+	}
+	base := &mcpb.Manifest{
+		ManifestVersion: mcpb.ManifestVersion,
+		Name:            o.Name,
+		Version:         o.Version,
+		Description:     o.Description,
+		Author:          author,
+		Homepage:        o.Homepage,
+		License:         o.License,
+		Tools:           srv.tools,
+	}
+	if len(srv.needs) > 0 {
+		base.Description = strings.TrimSpace(o.Description)
+		if !strings.HasSuffix(base.Description, ".") {
+			base.Description += "."
+		}
+		base.Description += " Needs " + strings.Join(srv.needs, " and ") + " on PATH."
+	}
+	if o.Repository != "" {
+		base.Repository = &mcpb.Repository{Type: "git", URL: o.Repository}
+	}
+	var icon []byte
+	if o.Icon != "" {
+		if icon, err = os.ReadFile(o.Icon); err != nil {
+			return nil, fmt.Errorf("icon: %w", err)
+		}
+		base.Icon = "icon.png"
+	}
+	args, env, config, err := userConfig(o, srv)
+	if err != nil {
+		return nil, err
+	}
+	base.UserConfig = config
+
+	bins, err := o.Binaries.forBundles()
+	if err != nil {
+		return nil, err
+	}
+	var out []built
+	for _, p := range bins.platforms() {
+		m := *base
+		exe := "server/" + p.exe(srv.exe)
+		m.Server = mcpb.Server{Type: "binary", EntryPoint: exe, MCPConfig: &mcpb.MCPConfig{
+			Command: "${__dirname}/" + exe,
+			Args:    append(slices.Clone(srv.args), args...),
+			Env:     env,
+		}}
+		m.Compatibility = &mcpb.Compatibility{Platforms: []string{mcpb.Platform(p.OS)}}
+		files := []mcpb.File{{Name: exe, Data: bins[p], Mode: 0o755}}
+		if icon != nil {
+			files = append(files, mcpb.File{Name: "icon.png", Data: icon})
+		}
+		if srv.manifest != nil {
+			more, err := manifestFiles(o, srv, p)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, more...)
+		}
+		var buf bytes.Buffer
+		if err := mcpb.Write(&buf, &m, files); err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(buf.Bytes())
+		out = append(out, built{Bundle: Bundle{
+			File:     fmt.Sprintf("%s_%s_%s.mcpb", o.Name, o.Version, p),
+			Platform: p,
+			SHA256:   hex.EncodeToString(sum[:]),
+			Size:     int64(buf.Len()),
+			Manifest: &m,
+		}, data: buf.Bytes()})
+	}
+	return out, nil
+}
+
+func parseAuthor(s string) (mcpb.Author, error) {
+	if strings.TrimSpace(s) == "" {
+		return mcpb.Author{}, errors.New(`an author is required ("Name" or "Name <email>")`)
+	}
+	if strings.Contains(s, "<") {
+		a, err := mail.ParseAddress(s)
+		if err != nil {
+			return mcpb.Author{}, fmt.Errorf(`author %q is not "Name <email>": %v`, s, err)
+		}
+		return mcpb.Author{Name: a.Name, Email: a.Address}, nil
+	}
+	return mcpb.Author{Name: strings.TrimSpace(s)}, nil
+}
+
+// manifestServer loads and checks the manifest, and works out which
+// programs its tools run.
+func manifestServer(file string, programs map[string]string) (*server, error) {
+	m, err := manifest.Load(file)
+	if err != nil {
+		var probs *manifest.Problems
+		if errors.As(err, &probs) {
+			return nil, fmt.Errorf("invalid manifest %s (run 'mcpship manifest check %s'):\n%v", file, file, err)
+		}
+		return nil, err
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	srv := &server{
+		exe:      "mcpship",
+		args:     []string{"serve", "--manifest", "${__dirname}/server/mcpship.json"},
+		manifest: data,
+		programs: map[string][]int{},
+	}
+	for i, t := range m.Tools {
+		srv.tools = append(srv.tools, mcpb.Tool{Name: t.Name, Description: t.Description})
+		prog := t.Command[0]
+		if _, bundled := programs[prog]; !bundled {
+			if strings.ContainsAny(prog, `/\`) {
+				return nil, fmt.Errorf("tool %s runs %s, a file beside the manifest: bundle it for each platform with --program '%s=PATTERN'", t.Name, prog, prog)
+			}
+			if !slices.Contains(srv.needs, prog) {
+				srv.needs = append(srv.needs, prog)
+			}
+			continue
+		}
+		srv.programs[prog] = append(srv.programs[prog], i)
+	}
+	for prog := range programs {
+		if _, used := srv.programs[prog]; !used {
+			return nil, fmt.Errorf("--program %s: no tool of %s runs %q", prog, file, prog)
+		}
+	}
+	srv.tm = m
+	return srv, nil
+}
+
+// DefaultName is the name a bundle gets when none is given: the app's
+// name, or the name of the manifest's directory.
+func DefaultName(o Options) string {
+	if o.App != "" {
+		return o.App
+	}
+	abs, err := filepath.Abs(o.Manifest)
+	if err != nil {
+		return ""
+	}
+	return filepath.Base(filepath.Dir(abs))
+}

@@ -1,0 +1,136 @@
+package pack
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcpship/mcpship/manifest"
+	"github.com/mcpship/mcpship/mcpb"
+)
+
+// secretWords are parts of the names of settings and variables that hold
+// secrets.
+var secretWords = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "PRIVATE", "AUTH"}
+
+func looksSecret(name string) bool {
+	name = strings.ToUpper(name)
+	return slices.ContainsFunc(secretWords, func(w string) bool { return strings.Contains(name, w) })
+}
+
+// userConfig turns o.Settings and the environment variables into the
+// bundle's user_config, and returns the arguments and environment that
+// pass them to the server.
+func userConfig(o Options, srv *server) (args []string, env map[string]string, config map[string]mcpb.UserConfig, err error) {
+	config = map[string]mcpb.UserConfig{}
+	secret := map[string]bool{}
+	for _, s := range o.Secrets {
+		secret[s] = true
+	}
+	add := func(key, what string, c mcpb.UserConfig) error {
+		if _, dup := config[key]; dup {
+			return fmt.Errorf("%s would be the second user setting %q", what, key)
+		}
+		config[key] = c
+		return nil
+	}
+	if len(o.Settings) > 0 && srv.tm == nil {
+		return nil, nil, nil, fmt.Errorf("--set gives defaults to manifest inputs; an app reads its settings from environment variables: give those with --env")
+	}
+	for _, s := range o.Settings {
+		name, value, hasValue := strings.Cut(s, "=")
+		in := input(srv.tm, name)
+		if in == nil {
+			return nil, nil, nil, fmt.Errorf("--set %s: no tool has an input %q (NAME is INPUT or TOOL.INPUT)", s, name)
+		}
+		c := mcpb.UserConfig{Type: "string", Title: name, Description: in.Description, Required: !hasValue}
+		if c.Description == "" {
+			c.Description = "Default of the input " + name + " of the tools."
+		}
+		switch in.Type {
+		case "integer", "number":
+			c.Type = "number"
+		case "boolean":
+			c.Type = "boolean"
+		}
+		if hasValue {
+			// serve --set must accept it as the user could have typed it.
+			if _, err := srv.tm.SetDefault(name, value); err != nil {
+				return nil, nil, nil, fmt.Errorf("--set %s: %w", s, err)
+			}
+			c.Default = value
+			switch c.Type {
+			case "number":
+				c.Default, _ = strconv.ParseFloat(value, 64)
+			case "boolean":
+				c.Default, _ = strconv.ParseBool(value)
+			}
+		}
+		if secret[name] || looksSecret(name) {
+			if c.Type != "string" {
+				return nil, nil, nil, fmt.Errorf("--set %s: only a string setting can be kept secret, and %s is a %s", s, name, in.Type)
+			}
+			c.Sensitive = true
+		}
+		key := strings.ReplaceAll(name, ".", "_")
+		if err := add(key, "--set "+name, c); err != nil {
+			return nil, nil, nil, err
+		}
+		args = append(args, "--set", name+"=${user_config."+key+"}")
+		delete(secret, name)
+	}
+
+	vars := slices.Clone(o.Env)
+	if srv.tm != nil {
+		passed := slices.Clone(srv.tm.Defaults.PassEnv)
+		for _, t := range srv.tm.Tools {
+			passed = append(passed, t.PassEnv...)
+		}
+		for _, v := range o.Env {
+			if !slices.Contains(passed, v) {
+				return nil, nil, nil, fmt.Errorf("--env %s: the manifest does not pass %s to any tool; add it to passEnv", v, v)
+			}
+		}
+		vars = append(vars, passed...)
+	}
+	slices.Sort(vars)
+	vars = slices.Compact(vars)
+	for _, v := range vars {
+		key := strings.ToLower(v)
+		// A setting left empty is an empty variable: a default keeps the
+		// host from passing the text ${user_config.KEY} instead.
+		c := mcpb.UserConfig{Type: "string", Title: v, Description: "The environment variable " + v + ", given to the server.", Default: "",
+			Sensitive: secret[v] || looksSecret(v)}
+		if err := add(key, "--env "+v, c); err != nil {
+			return nil, nil, nil, err
+		}
+		if env == nil {
+			env = map[string]string{}
+		}
+		env[v] = "${user_config." + key + "}"
+		delete(secret, v)
+	}
+	for name := range secret {
+		return nil, nil, nil, fmt.Errorf("--secret %s: no --set or environment variable of that name", name)
+	}
+	if len(config) == 0 {
+		config = nil
+	}
+	return args, env, config, nil
+}
+
+// input returns the first input that name (INPUT or TOOL.INPUT) gives a
+// default to, or nil.
+func input(m *manifest.Manifest, name string) *manifest.Input {
+	tool, in, scoped := strings.Cut(name, ".")
+	for _, t := range m.Tools {
+		switch {
+		case scoped && t.Name == tool && t.Inputs[in] != nil:
+			return t.Inputs[in]
+		case !scoped && t.Inputs[name] != nil:
+			return t.Inputs[name]
+		}
+	}
+	return nil
+}
