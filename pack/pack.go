@@ -25,7 +25,6 @@ import (
 	"slices"
 	"strings"
 
-
 	"github.com/mcpship/mcpship/manifest"
 	"github.com/mcpship/mcpship/mcpb"
 )
@@ -150,7 +149,7 @@ type server struct {
 	args     []string
 	manifest []byte // the manifest file, as bundled (nil for an app)
 	tools    []mcpb.Tool
-	needs    []string // programs that must be on PATH
+	needs    []string         // programs that must be on PATH
 	programs map[string][]int // program -> tools whose command[0] it is
 	tm       *manifest.Manifest
 }
