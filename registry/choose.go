@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -230,12 +229,6 @@ type MissingError struct{ Keys []string }
 
 func (e *MissingError) Error() string {
 	return "no value for the required input " + strings.Join(e.Keys, ", ")
-}
-
-// IsMissing reports whether err is a [MissingError].
-func IsMissing(err error) bool {
-	var m *MissingError
-	return errors.As(err, &m)
 }
 
 var braces = regexp.MustCompile(`\{([a-zA-Z_][a-zA-Z0-9_]*)\}`)
