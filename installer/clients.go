@@ -25,6 +25,7 @@ type Assistant struct {
 	format format
 	key    string // key of the servers object (or list) in the file
 	shape  func(Entry) []field
+	remote func(Entry) []field // nil: mcpship writes no remote entry for it
 	files  map[Scope]func(Env) (string, error)
 }
 
@@ -250,7 +251,7 @@ var clients = []*Assistant{
 			ScopeProject: inProject(".amazonq", "mcp.json"),
 			ScopeUser:    inHome(".aws", "amazonq", "mcp.json"),
 		}},
-	{Name: "claude-code", Title: "Claude Code", format: strict, key: "mcpServers", shape: stdioShape,
+	{Name: "claude-code", Title: "Claude Code", format: strict, key: "mcpServers", shape: stdioShape, remote: typedRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: inProject(".mcp.json"),
 			ScopeUser:    claudeJSON,
@@ -262,7 +263,7 @@ var clients = []*Assistant{
 		files: map[Scope]func(Env) (string, error){
 			ScopeUser: inVSCode("globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"),
 		}},
-	{Name: "codex", Title: "OpenAI Codex CLI", format: tomlFormat{}, key: "mcp_servers", shape: plainShape,
+	{Name: "codex", Title: "OpenAI Codex CLI", format: tomlFormat{}, key: "mcp_servers", shape: plainShape, remote: codexRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: inProject(".codex", "config.toml"),
 			ScopeUser:    inVar("CODEX_HOME", ".codex", "config.toml"),
@@ -271,12 +272,12 @@ var clients = []*Assistant{
 		files: map[Scope]func(Env) (string, error){ScopeUser: inHome(".continue", "config.yaml")}},
 	{Name: "copilot-cli", Title: "GitHub Copilot CLI", format: strict, key: "mcpServers", shape: copilotShape,
 		files: map[Scope]func(Env) (string, error){ScopeUser: inVar("COPILOT_HOME", ".copilot", "mcp-config.json")}},
-	{Name: "cursor", Title: "Cursor", format: strict, key: "mcpServers", shape: plainShape,
+	{Name: "cursor", Title: "Cursor", format: strict, key: "mcpServers", shape: plainShape, remote: urlRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: inProject(".cursor", "mcp.json"),
 			ScopeUser:    inHome(".cursor", "mcp.json"),
 		}},
-	{Name: "gemini", Title: "Gemini CLI", format: jsonc, key: "mcpServers", shape: plainShape,
+	{Name: "gemini", Title: "Gemini CLI", format: jsonc, key: "mcpServers", shape: plainShape, remote: geminiRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: inProject(".gemini", "settings.json"),
 			ScopeUser: func(e Env) (string, error) {
@@ -309,12 +310,12 @@ var clients = []*Assistant{
 			ScopeProject: inProject(".roo", "mcp.json"),
 			ScopeUser:    inVSCode("globalStorage", "rooveterinaryinc.roo-cline", "settings", "mcp_settings.json"),
 		}},
-	{Name: "vscode", Title: "Visual Studio Code", format: jsonc, key: "servers", shape: stdioShape,
+	{Name: "vscode", Title: "Visual Studio Code", format: jsonc, key: "servers", shape: stdioShape, remote: typedRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: inProject(".vscode", "mcp.json"),
 			ScopeUser:    inVSCode("mcp.json"),
 		}},
-	{Name: "windsurf", Title: "Windsurf", format: strict, key: "mcpServers", shape: plainShape,
+	{Name: "windsurf", Title: "Windsurf", format: strict, key: "mcpServers", shape: plainShape, remote: windsurfRemote,
 		files: map[Scope]func(Env) (string, error){ScopeUser: inHome(".codeium", "windsurf", "mcp_config.json")}},
 	{Name: "zed", Title: "Zed", format: jsonc, key: "context_servers", shape: plainShape,
 		files: map[Scope]func(Env) (string, error){

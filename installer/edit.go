@@ -286,7 +286,10 @@ func (t *Target) Add(s Entry, o Options) (*Change, error) {
 		if err != nil {
 			return plan{}, err
 		}
-		e := t.Assistant.shape(s)
+		e, err := t.Assistant.fields(s)
+		if err != nil {
+			return plan{}, err
+		}
 		p := plan{action: "added", entry: plain(e), command: s.Command, sum: s.sum()}
 		if x != nil {
 			v, err := x.decode()

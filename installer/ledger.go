@@ -32,13 +32,17 @@ type record struct {
 }
 
 // sum identifies what starting s runs: its command, arguments,
-// environment and directory.
+// environment and directory; or the remote server it reaches.
 func (s Entry) sum() string {
 	env := s.Env
 	if len(env) == 0 {
 		env = nil
 	}
-	b, err := json.Marshal([]any{s.Command, args(s), env, s.Cwd})
+	fields := []any{s.Command, args(s), env, s.Cwd}
+	if s.URL != "" { // entries that have none keep the sums recorded before
+		fields = append(fields, s.URL, s.Headers)
+	}
+	b, err := json.Marshal(fields)
 	if err != nil {
 		panic(err) // strings always encode
 	}

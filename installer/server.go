@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,9 +19,15 @@ type Entry struct {
 	Args    []string          `json:"args"`
 	Env     map[string]string `json:"env,omitempty"`
 
+	// URL is a remote server's endpoint. An entry with a URL and no
+	// Command is written as a remote server, with its Headers, in the
+	// clients whose files can hold one; Type "sse" says it speaks the
+	// older SSE transport rather than streamable HTTP.
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+
 	// Read from files; never written.
 	Cwd      string `json:"cwd,omitempty"`
-	URL      string `json:"url,omitempty"`      // a remote server's endpoint
 	Disabled bool   `json:"disabled,omitempty"` // "disabled": true or "enabled": false
 	// Type is the entry's "type" as written ("stdio", "http", Goose's
 	// "builtin", ...), or Zed's "source" ("extension", "custom").
@@ -32,11 +39,19 @@ func (s Entry) check() error {
 	if s.Name == "" {
 		return errors.New("the server name is empty")
 	}
-	if s.Command == "" {
+	if s.Command == "" && s.URL == "" {
 		return errors.New("the server command is empty")
 	}
-	strs := append([]string{s.Name, s.Command}, s.Args...)
+	if s.Command == "" {
+		if u, err := url.Parse(s.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return fmt.Errorf("the server address %q is not an http or https URL", s.URL)
+		}
+	}
+	strs := append([]string{s.Name, s.Command, s.URL}, s.Args...)
 	for k, v := range s.Env {
+		strs = append(strs, k, v)
+	}
+	for k, v := range s.Headers {
 		strs = append(strs, k, v)
 	}
 	for _, x := range strs {
@@ -47,10 +62,12 @@ func (s Entry) check() error {
 	return nil
 }
 
-// same reports whether a and b start the same process.
+// same reports whether a and b start the same process, or reach the
+// same remote server.
 func (a Entry) same(b Entry) bool {
 	return a.Command == b.Command && slices.Equal(a.Args, b.Args) &&
-		maps.Equal(a.Env, b.Env) && a.Cwd == b.Cwd
+		maps.Equal(a.Env, b.Env) && a.Cwd == b.Cwd &&
+		a.URL == b.URL && maps.Equal(a.Headers, b.Headers)
 }
 
 // IsMcpship reports whether the server's command is an mcpship binary.
@@ -151,12 +168,25 @@ func serverOf(name string, v map[string]any) Entry {
 	if s.Args == nil {
 		s.Args = []string{}
 	}
+	strs := func(x any) map[string]string {
+		m, ok := x.(map[string]any)
+		if !ok || len(m) == 0 {
+			return nil
+		}
+		out := make(map[string]string, len(m))
+		for k, x := range m {
+			out[k], _ = x.(string)
+		}
+		return out
+	}
 	for _, k := range []string{"env", "environment", "envs"} {
-		if m, ok := v[k].(map[string]any); ok && len(m) > 0 {
-			s.Env = make(map[string]string, len(m))
-			for k, x := range m {
-				s.Env[k], _ = x.(string)
-			}
+		if m := strs(v[k]); m != nil {
+			s.Env = m
+		}
+	}
+	for _, k := range []string{"headers", "http_headers"} { // http_headers: Codex
+		if m := strs(v[k]); m != nil {
+			s.Headers = m
 		}
 	}
 	s.Cwd = str("cwd")
