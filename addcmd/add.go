@@ -120,7 +120,15 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 		}
 	}()
 	fmt.Fprintf(c.App.ErrWriter, "%s: checking that the server answers the MCP handshake...\n", c.App.Name)
-	summary, err := registercmd.Check(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
+	var summary string
+	switch {
+	case in.entry.URL == "":
+		summary, err = registercmd.Check(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
+	case in.entry.Type == "sse":
+		summary = "not checked: mcpship checks streamable-HTTP servers only, and this one speaks SSE"
+	default:
+		summary, err = checkRemote(c.Context, in.entry.URL, in.entry.Headers, c.Duration("timeout"))
+	}
 	if err != nil {
 		return err
 	}
@@ -132,7 +140,7 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	// An entry of the same name that an earlier add wrote is replaced; any
 	// other only with --force.
 	ours := func(e installer.Entry) bool {
-		return old != nil && (e.Command == old.Command || installed.Uses(old.Dir, e.Command, e.Args))
+		return old != nil && (e.Command == old.Command && e.URL == old.URL || installed.Uses(old.Dir, e.Command, e.Args))
 	}
 	if err := registercmd.Register(c, in.entry, ours); err != nil {
 		return err
@@ -188,11 +196,31 @@ func fromRegistry(c *cli.Context, root, src string) (*install, error) {
 	if o := r.Meta.Official; o != nil && o.Status == "deprecated" {
 		fmt.Fprintf(c.App.ErrWriter, "%s: warning: the registry marks %s %s deprecated%s\n", c.App.Name, s.Name, s.Version, prefixed(": ", o.StatusMessage))
 	}
+	rec := &installed.Record{Server: s.Name, Version: s.Version, Source: s.Name + "@" + s.Version, Registry: strings.TrimRight(c.String("registry"), "/")}
+	entryName := cmp.Or(c.String("name"), safeName(path.Base(s.Name)))
 	p, err := s.Choose(runtime.GOOS, runtime.GOARCH, func(l string) bool { _, err := exec.LookPath(l); return err == nil })
 	if err != nil {
-		return nil, err
+		r := s.Remote()
+		if r == nil {
+			return nil, err
+		}
+		values, err := inputValues(c, r.Needs(), "remote server "+r.URL)
+		if err != nil {
+			return nil, err
+		}
+		u, headers, err := r.Endpoint(values)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s %s has no package to run here; it is the remote server %s\n", c.App.Name, s.Name, s.Version, u)
+		rec.Kind, rec.URL = "remote", u
+		e := installer.Entry{Name: entryName, URL: u, Headers: nilIfEmpty(headers)}
+		if r.Type == "sse" {
+			e.Type = "sse"
+		}
+		return &install{entry: e, record: rec}, nil
 	}
-	rec := &installed.Record{Server: s.Name, Version: s.Version, Source: s.Name + "@" + s.Version, Registry: strings.TrimRight(c.String("registry"), "/"), Kind: p.RegistryType}
+	rec.Kind = p.RegistryType
 	if p.RegistryType == "mcpb" {
 		if p.FileSHA256 == "" {
 			return nil, fmt.Errorf("the registry gives no fileSha256 for the bundle %s of %s, so it cannot be verified; refusing it", p.Identifier, s.Name)
@@ -203,8 +231,7 @@ func fromRegistry(c *cli.Context, root, src string) (*install, error) {
 		rec.URL = p.Identifier
 		return fromURL(c, root, p.Identifier, p.FileSHA256, rec)
 	}
-	entryName := cmp.Or(c.String("name"), safeName(path.Base(s.Name)))
-	values, err := packageValues(c, p)
+	values, err := inputValues(c, p.Needs(), p.RegistryType+" package "+p.Identifier)
 	if err != nil {
 		return nil, err
 	}

@@ -172,11 +172,11 @@ func deref(p *float64) any {
 	return *p
 }
 
-// packageValues returns the values of p's inputs that --config gives,
-// and asks on a terminal for the required ones with no value or default.
-func packageValues(c *cli.Context, p *registry.Package) (map[string]string, error) {
+// inputValues returns the values that --config gives for the inputs
+// needs of what (a package or a remote server), and asks on a terminal
+// for the required ones with no value or default.
+func inputValues(c *cli.Context, needs []registry.Need, what string) (map[string]string, error) {
 	f := configValues(c)
-	needs := p.Needs()
 	var keys []string
 	for _, n := range needs {
 		keys = append(keys, n.Key)
@@ -184,7 +184,7 @@ func packageValues(c *cli.Context, p *registry.Package) (map[string]string, erro
 			keys = append(keys, v)
 		}
 	}
-	if err := f.unknownKeys(keys, p.RegistryType+" package "+p.Identifier); err != nil {
+	if err := f.unknownKeys(keys, what); err != nil {
 		return nil, err
 	}
 	values := map[string]string{}
@@ -200,7 +200,7 @@ func packageValues(c *cli.Context, p *registry.Package) (map[string]string, erro
 			pr = newPrompt(c)
 		}
 		if pr == nil {
-			return nil, usagef("%s %s needs the %s %s (%s); give it with --config %s=VALUE", p.RegistryType, p.Identifier, n.Kind, n.Key, n.Description, n.Key)
+			return nil, usagef("the %s needs the %s %s (%s); give it with --config %s=VALUE", what, n.Kind, n.Key, n.Description, n.Key)
 		}
 		v, err := pr.ask(fmt.Sprintf("%s (%s)", n.Key, n.Description), n.IsSecret)
 		if err != nil {

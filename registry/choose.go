@@ -1,7 +1,9 @@
 package registry
 
 import (
+	"cmp"
 	"fmt"
+	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -16,7 +18,8 @@ var Launchers = map[string]string{"npm": "npx", "pypi": "uvx", "oci": "docker"}
 // runtime.GOOS and runtime.GOARCH): an mcpb bundle for this platform
 // first, then an npm, PyPI or OCI package whose launcher (see Launchers)
 // have reports installed. Only packages spoken to over stdio qualify.
-// The error says why each package was passed over.
+// The error says why each package was passed over. A server may also
+// (or only) be reachable as a remote server: see [Server.Remote].
 //
 // server.json has no platform field, so a bundle's platform is read from
 // the words of its file name: linux, darwin (or macos, mac, osx),
@@ -63,12 +66,6 @@ func (s *Server) Choose(goos, goarch string, have func(launcher string) bool) (*
 	}
 	if best >= 0 {
 		return &s.Packages[best], nil
-	}
-	if len(s.Packages) == 0 && len(s.Remotes) > 0 {
-		why = append(why, fmt.Sprintf("it is offered only as a remote server at %s, and mcpship does not write remote entries yet; "+
-			"add that URL with your assistant's own command (such as 'claude mcp add --transport http NAME URL')", s.Remotes[0].URL))
-	} else if len(s.Remotes) > 0 {
-		why = append(why, fmt.Sprintf("its remote server at %s: mcpship does not write remote entries yet", s.Remotes[0].URL))
 	}
 	if len(why) == 0 {
 		why = append(why, "its description lists no package")
@@ -255,11 +252,78 @@ func fill(v string, vars map[string]Input, values map[string]string) string {
 	})
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// Remote returns the remote server of s that a client can be pointed at:
+// its first streamable-http remote, else its first SSE one; nil if it has
+// none.
+func (s *Server) Remote() *Transport {
+	for _, want := range []string{"streamable-http", "sse"} {
+		for i, r := range s.Remotes {
+			if r.Type == want {
+				return &s.Remotes[i]
+			}
+		}
+	}
+	return nil
+}
+
+// Needs returns the inputs of the remote t that take a value from the
+// user: the variables of its URL, then its headers.
+func (t *Transport) Needs() []Need {
+	var ns []Need
+	for _, k := range sortedKeys(t.Variables) {
+		if v := t.Variables[k]; v.Value == "" {
+			ns = append(ns, Need{Key: k, Kind: "URL variable", Input: v})
+		}
+	}
+	for _, h := range t.Headers {
+		if h.Value == "" {
+			ns = append(ns, Need{Key: h.Name, Kind: "header", Input: h.Input})
+		}
+	}
+	return ns
+}
+
+// Endpoint returns the URL of the remote t with its {variables} replaced
+// and its headers, from values by the keys of [Transport.Needs]; an input
+// without a value takes its default. A required input with neither is a
+// [*MissingError]. The URL must be https (or http on a loopback address).
+func (t *Transport) Endpoint(values map[string]string) (string, map[string]string, error) {
+	var missing []string
+	value := func(key string, in Input) string {
+		v := cmp.Or(in.Value, values[key], in.Default)
+		if v == "" && in.IsRequired {
+			missing = append(missing, key)
+		}
+		return fill(v, in.Variables, values)
+	}
+	u := braces.ReplaceAllStringFunc(t.URL, func(m string) string {
+		name := m[1 : len(m)-1]
+		if in, ok := t.Variables[name]; ok {
+			return value(name, in)
+		}
+		return m
+	})
+	headers := map[string]string{}
+	for _, h := range t.Headers {
+		if x := value(h.Name, h.Input); x != "" {
+			headers[h.Name] = x
+		}
+	}
+	if len(missing) > 0 {
+		return "", nil, &MissingError{Keys: missing}
+	}
+	pu, err := url.Parse(u)
+	if err != nil || pu.Host == "" || (pu.Scheme != "https" && !(pu.Scheme == "http" && Loopback(pu.Hostname()))) {
+		return "", nil, fmt.Errorf("the remote server's address %q is not an https:// URL", u)
+	}
+	return u, headers, nil
 }

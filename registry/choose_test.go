@@ -49,7 +49,7 @@ func TestChoose(t *testing.T) {
 		}
 	}
 	_, err := s.Choose("windows", "amd64", none)
-	for _, why := range []string{"built for linux/amd64, this is windows/amd64", "it runs with npx, which is not installed", "remote server at https://weather.example.com/mcp"} {
+	for _, why := range []string{"built for linux/amd64, this is windows/amd64", "it runs with npx, which is not installed"} {
 		if !strings.Contains(err.Error(), why) {
 			t.Errorf("the error does not say %q:\n%v", why, err)
 		}
@@ -104,5 +104,34 @@ func TestLaunch(t *testing.T) {
 	}
 	if _, err := s.Packages[0].Launch(nil); err == nil {
 		t.Error("Launch of an mcpb package: no error")
+	}
+}
+
+func TestRemote(t *testing.T) {
+	s := weather(t)
+	r := s.Remote()
+	if r == nil || r.URL != "https://weather.example.com/mcp" {
+		t.Fatalf("Remote: %+v", r)
+	}
+	tr := Transport{Type: "streamable-http", URL: "https://{region}.example.com/mcp",
+		Variables: map[string]Input{"region": {IsRequired: true, Choices: []string{"eu", "us"}}},
+		Headers:   []Variable{{Name: "Authorization", Input: Input{IsRequired: true, IsSecret: true}}, {Name: "X-Units", Input: Input{Default: "metric"}}}}
+	var keys []string
+	for _, n := range tr.Needs() {
+		keys = append(keys, n.Kind+" "+n.Key)
+	}
+	if want := []string{"URL variable region", "header Authorization", "header X-Units"}; !reflect.DeepEqual(keys, want) {
+		t.Errorf("needs %q, want %q", keys, want)
+	}
+	if _, _, err := tr.Endpoint(map[string]string{"region": "eu"}); err == nil || err.Error() != "no value for the required input Authorization" {
+		t.Errorf("without the header: %v", err)
+	}
+	u, h, err := tr.Endpoint(map[string]string{"region": "eu", "Authorization": "Bearer k"})
+	if err != nil || u != "https://eu.example.com/mcp" || !reflect.DeepEqual(h, map[string]string{"Authorization": "Bearer k", "X-Units": "metric"}) {
+		t.Errorf("Endpoint: %q %q %v", u, h, err)
+	}
+	tr.URL = "http://{region}.example.com/mcp"
+	if _, _, err := tr.Endpoint(map[string]string{"region": "eu", "Authorization": "k"}); err == nil {
+		t.Error("an http:// remote: no error")
 	}
 }

@@ -400,3 +400,83 @@ func TestAddRefusesHostile(t *testing.T) {
 		t.Errorf("the handshake failure does not show the server's stderr:\n%s", errOut)
 	}
 }
+
+// fakeRemote is a remote MCP server over streamable HTTP that wants the
+// header Authorization: Bearer k. It answers tools/list as a server-sent
+// event, as servers may.
+func fakeRemote(t *testing.T) *httptest.Server {
+	s := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer k" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		var msg struct {
+			ID     *int   `json:"id"`
+			Method string `json:"method"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&msg); err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		switch {
+		case msg.Method == "initialize":
+			w.Header().Set("Mcp-Session-Id", "s1")
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"weather","version":"2.0.0"}}}`, *msg.ID)
+		case r.Header.Get("Mcp-Session-Id") != "s1":
+			w.WriteHeader(http.StatusBadRequest)
+		case msg.ID == nil:
+			w.WriteHeader(http.StatusAccepted)
+		case msg.Method == "tools/list":
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"tools\":[{\"name\":\"forecast\",\"inputSchema\":{\"type\":\"object\"}},{\"name\":\"alerts\",\"inputSchema\":{\"type\":\"object\"}}]}}\n\n", *msg.ID)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// TestAddRemote installs a server the registry offers only as a remote
+// server: its handshake is checked over HTTP before it is registered, its
+// header comes from --config, and a client that cannot hold a remote
+// entry undoes the whole add.
+func TestAddRemote(t *testing.T) {
+	hub := newFakeHub(t)
+	remote := fakeRemote(t)
+	const name = "io.github.mcpship-tests/weather"
+	hub.answer(name, "2.0.0", map[string]any{"name": name, "description": "weather", "version": "2.0.0",
+		"remotes": []any{map[string]any{"type": "streamable-http", "url": remote.URL + "/mcp",
+			"headers": []any{map[string]any{"name": "Authorization", "description": "Bearer token", "isRequired": true, "isSecret": true}}}}})
+	s := newAddSandbox(t, hub)
+
+	_, errOut, code := s.mcpship("add", "--registry", hub.URL, name)
+	if code != 64 || !strings.Contains(errOut, "needs the header Authorization (Bearer token); give it with --config Authorization=VALUE") {
+		t.Errorf("without the header: exit %d\n%s", code, errOut)
+	}
+	_, errOut, code = s.mcpship("add", "--registry", hub.URL, "--config", "Authorization=Bearer wrong", name)
+	if code != 1 || !strings.Contains(errOut, "initialize: the server answered 401 Unauthorized: it needs credentials") {
+		t.Errorf("with a wrong token: exit %d\n%s", code, errOut)
+	}
+	_, errOut, code = s.mcpship("add", "--registry", hub.URL, "--config", "Authorization=Bearer k", "--client", "claude-code,zed", name)
+	if code != 1 || !strings.Contains(errOut, "mcpship does not know how Zed reads remote servers") || !strings.Contains(errOut, "undone: claude-code user") {
+		t.Errorf("with Zed: exit %d\n%s", code, errOut)
+	}
+	if e := s.claudeEntry(t, "weather"); e != nil {
+		t.Errorf("Claude Code's entry stayed after the add failed: %v", e)
+	}
+
+	out, errOut := s.must(t, "add", "--registry", hub.URL, "--config", "Authorization=Bearer k", "--client", "claude-code,codex", name)
+	if !strings.Contains(errOut, "ok: weather 2.0.0, protocol 2025-06-18, 2 tools") || strings.Contains(out+errOut, "Bearer k") {
+		t.Errorf("add:\n%s\n%s", out, errOut)
+	}
+	e := s.claudeEntry(t, "weather")
+	if e == nil || e["type"] != "http" || e["url"] != remote.URL+"/mcp" || e["headers"].(map[string]any)["Authorization"] != "Bearer k" {
+		t.Errorf("Claude Code's entry: %v", e)
+	}
+	out, _ = s.must(t, "list", "--client", "codex")
+	if !strings.Contains(out, "weather "+remote.URL+"/mcp") || !strings.Contains(out, "installed: "+name+" 2.0.0 from the registry "+hub.URL+" (remote)") {
+		t.Errorf("list:\n%s", out)
+	}
+}
