@@ -3,6 +3,7 @@ package cliv3adapter
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -40,12 +41,12 @@ func sharedApp(newRoot func() *cli.Command) clitool.App {
 				}
 				return nil, clitool.NoCommand(a, strings.Join(path, " "), name, have)
 			}
-			inherited = append(flags(cmd.Flags, false), inherited...)
+			inherited = append(flags(allFlags(cmd), false), inherited...)
 			out.Path = append(out.Path, next.Name)
 			cmd = next
 		}
 		out.Usage, out.Description, out.ArgsUsage = cmd.Usage, cmd.Description, cmd.ArgsUsage
-		out.Flags = append(flags(cmd.Flags, true), inherited...)
+		out.Flags = append(flags(allFlags(cmd), true), inherited...)
 		return out, nil
 	}
 	a.Run = func(ctx context.Context, argv []string, stdout, stderr io.Writer) error {
@@ -67,6 +68,19 @@ func sharedApp(newRoot func() *cli.Command) clitool.App {
 		return root.Run(ctx, argv)
 	}
 	return a
+}
+
+// allFlags returns the flags of cmd: its Flags, then those of its groups
+// of mutually exclusive flags, which urfave/cli adds to them only when it
+// runs.
+func allFlags(cmd *cli.Command) []cli.Flag {
+	fs := slices.Clone(cmd.Flags)
+	for _, g := range cmd.MutuallyExclusiveFlags {
+		for _, alt := range g.Flags {
+			fs = append(fs, alt...)
+		}
+	}
+	return fs
 }
 
 // flags describes fs to package clitool: all of them for the command

@@ -332,3 +332,45 @@ func TestCommands(t *testing.T) {
 		t.Errorf("mcp with no input: %v, %q", err, out)
 	}
 }
+
+// TestMutuallyExclusiveFlags: the flags of a command's groups of mutually
+// exclusive flags are inputs, and a default the server fills in for a call
+// that leaves its input out does not count as set, or the group would
+// refuse every call that gives another of its flags.
+func TestMutuallyExclusiveFlags(t *testing.T) {
+	newRoot := func() *cli.Command {
+		return &cli.Command{Name: "demo", Commands: []*cli.Command{{
+			Name: "render",
+			MutuallyExclusiveFlags: []cli.MutuallyExclusiveFlags{{Flags: [][]cli.Flag{
+				{&cli.StringFlag{Name: "format", Value: "text", Usage: "how to print"}},
+				{&cli.BoolFlag{Name: "json"}},
+			}}},
+			Action: func(_ context.Context, cmd *cli.Command) error {
+				fmt.Fprintf(cmd.Root().Writer, "format=%s set=%v json=%v", cmd.String("format"), cmd.IsSet("format"), cmd.Bool("json"))
+				return nil
+			},
+		}}}
+	}
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "render", NoArgs: true}}})
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"additionalProperties":false,"properties":{"format":{"default":"text","description":"how to print","type":"string"},"json":{"type":"boolean"}},"type":"object"}`
+	if got := string(tools[0].InputSchema); got != want {
+		t.Errorf("schema\n %s\nwant\n %s", got, want)
+	}
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, "format=text set=false json=false"},
+		{map[string]any{"json": true}, "format=text set=false json=true"},
+		{map[string]any{"format": "yaml"}, "format=yaml set=true json=false"},
+	} {
+		res := call(t, c, "render", tc.args)
+		if got := res.Content[0].Text; res.IsError || got != tc.want {
+			t.Errorf("%v: isError %v, %q; want %q", tc.args, res.IsError, got, tc.want)
+		}
+	}
+}

@@ -353,3 +353,38 @@ func TestCommands(t *testing.T) {
 		t.Errorf("mcp with no input: %v, %q", err, out)
 	}
 }
+
+// TestDefaultsCountAsLeftOut: the server fills in the default of an input
+// the call leaves out; the flag must still not count as given, or a
+// command that asks Changed, and a group of mutually exclusive flags,
+// would see it set on every call.
+func TestDefaultsCountAsLeftOut(t *testing.T) {
+	newRoot := func() *cobra.Command {
+		root := &cobra.Command{Use: "demo"}
+		render := &cobra.Command{Use: "render", RunE: func(cmd *cobra.Command, _ []string) error {
+			format, _ := cmd.Flags().GetString("format")
+			asJSON, _ := cmd.Flags().GetBool("json")
+			fmt.Fprintf(cmd.OutOrStdout(), "format=%s changed=%v json=%v", format, cmd.Flags().Changed("format"), asJSON)
+			return nil
+		}}
+		render.Flags().String("format", "text", "")
+		render.Flags().Bool("json", false, "")
+		render.MarkFlagsMutuallyExclusive("format", "json")
+		root.AddCommand(render)
+		return root
+	}
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "render", NoArgs: true}}})
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, "format=text changed=false json=false"},
+		{map[string]any{"json": true}, "format=text changed=false json=true"},
+		{map[string]any{"format": "yaml"}, "format=yaml changed=true json=false"},
+	} {
+		res := call(t, c, "render", tc.args)
+		if got := res.Content[0].Text; res.IsError || got != tc.want {
+			t.Errorf("%v: isError %v, %q; want %q", tc.args, res.IsError, got, tc.want)
+		}
+	}
+}

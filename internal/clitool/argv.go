@@ -14,6 +14,12 @@ import (
 // command's path, each flag given as --NAME=VALUE (a repeatable flag once
 // per item) in the order of their names, then "--" and the positional
 // arguments, so that no value can be read as a flag.
+//
+// A flag whose value is its announced default is left out, as the call
+// most likely left it out and the server filled the default in: given, it
+// would count as set (Cobra's Changed, urfave/cli's IsSet), which the
+// command can tell apart, and which groups of mutually exclusive flags
+// refuse.
 func (t *tool) argv(vals map[string]json.RawMessage) ([]string, error) {
 	argv := append([]string{t.r.app.Name}, t.path...)
 	names := make([]string, 0, len(vals))
@@ -26,18 +32,14 @@ func (t *tool) argv(vals map[string]json.RawMessage) ([]string, error) {
 		if !ok {
 			continue
 		}
-		var v any
-		dec := json.NewDecoder(bytes.NewReader(vals[name]))
-		dec.UseNumber()
-		if err := dec.Decode(&v); err != nil {
+		items, err := flagValues(vals[name])
+		if err != nil {
 			return nil, fmt.Errorf("input %q: %v", name, err)
 		}
-		items, list := v.([]any)
-		if !list {
-			items = []any{v}
+		if def, ok := t.defaults[name]; ok && slices.Equal(items, def) {
+			continue // as if left out: the server filled in the default
 		}
-		for _, x := range items {
-			s := flagValue(x)
+		for _, s := range items {
 			if f.CSV {
 				s = `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 			}
@@ -57,6 +59,26 @@ func (t *tool) argv(vals map[string]json.RawMessage) ([]string, error) {
 		}
 	}
 	return argv, nil
+}
+
+// flagValues returns the JSON value raw as the values of a flag: each
+// item of a list, else the value itself, formatted by flagValue.
+func flagValues(raw json.RawMessage) ([]string, error) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	items, list := v.([]any)
+	if !list {
+		items = []any{v}
+	}
+	out := make([]string, len(items))
+	for i, x := range items {
+		out[i] = flagValue(x)
+	}
+	return out, nil
 }
 
 // flagValue formats a JSON scalar for a flag: integral numbers without a

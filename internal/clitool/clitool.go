@@ -132,17 +132,19 @@ func (r *runner) exitCode(err error) int {
 
 // tool is one served command.
 type tool struct {
-	r       *runner
-	spec    Tool
-	path    []string
-	flags   map[string]Flag
-	args    string // the positional input, or ""
-	mcpTool mcp.Tool
+	r     *runner
+	spec  Tool
+	path  []string
+	flags map[string]Flag
+	// defaults are the announced defaults, as flagValues gives them.
+	defaults map[string][]string
+	args     string // the positional input, or ""
+	mcpTool  mcp.Tool
 }
 
 func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
 	pkg := r.app.Pkg
-	t := &tool{r: r, spec: spec, path: cmd.Path, flags: map[string]Flag{}}
+	t := &tool{r: r, spec: spec, path: cmd.Path, flags: map[string]Flag{}, defaults: map[string][]string{}}
 	name := spec.Name
 	if name == "" {
 		name = strings.NewReplacer(" ", "_", "-", "_").Replace(strings.Join(cmd.Path, " "))
@@ -167,6 +169,15 @@ func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
 		}
 		t.flags[f.Name] = f
 		props[f.Name] = s
+		if d, ok := s["default"]; ok {
+			raw, err := json.Marshal(d)
+			if err == nil {
+				t.defaults[f.Name], err = flagValues(raw)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: default of flag %q of %q: %v", pkg, f.Name, spec.Command, err)
+			}
+		}
 		if f.Required {
 			required = append(required, f.Name)
 		}
