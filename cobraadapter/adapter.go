@@ -78,9 +78,9 @@ func flags(fs *pflag.FlagSet) []clitool.Flag {
 		_, file := f.Annotations[cobra.BashCompFilenameExt]
 		_, dir := f.Annotations[cobra.BashCompSubdirsInDir]
 		sf.Path = file || dir
-		// Every pflag slice but stringArray reads each value as CSV.
-		_, strs := sf.Value.([]string)
-		sf.CSV = strs && f.Value.Type() != "stringArray"
+		// pflag's stringSlice reads each value as CSV; stringArray, and
+		// other Values that hold strings, take each value as it is.
+		sf.CSV = f.Value.Type() == "stringSlice"
 		out = append(out, sf)
 	})
 	return out
@@ -152,8 +152,11 @@ func value(fs *pflag.FlagSet, f *pflag.Flag) any {
 	if s, ok := f.Value.(pflag.SliceValue); ok {
 		return s.GetSlice()
 	}
-	if f.DefValue == "<nil>" { // how pflag prints an unset IP or network
+	d := f.DefValue
+	if d == "<nil>" || strings.HasPrefix(d, "[") && strings.HasSuffix(d, "]") {
+		// How pflag prints an unset IP or network, and a map
+		// (stringToString) or list: text the flag does not read back.
 		return ""
 	}
-	return f.DefValue // set from its text, as on the command line
+	return d // set from its text, as on the command line
 }

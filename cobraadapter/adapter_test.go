@@ -388,3 +388,48 @@ func TestDefaultsCountAsLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// listValue is a pflag.SliceValue of the app's own, which takes each
+// value as it is.
+type listValue []string
+
+func (l *listValue) String() string           { return "[" + strings.Join(*l, ",") + "]" }
+func (l *listValue) Set(s string) error       { *l = append(*l, s); return nil }
+func (l *listValue) Type() string             { return "list" }
+func (l *listValue) Append(s string) error    { *l = append(*l, s); return nil }
+func (l *listValue) Replace(s []string) error { *l = s; return nil }
+func (l *listValue) GetSlice() (out []string) { return *l }
+
+// TestOtherValueTypes: a Value of the app's own that holds strings gets
+// each item as it is, and a map flag (stringToString), served as its
+// text, announces no default it would refuse.
+func TestOtherValueTypes(t *testing.T) {
+	newRoot := func() *cobra.Command {
+		var items listValue
+		root := &cobra.Command{Use: "demo"}
+		tag := &cobra.Command{Use: "tag", RunE: func(cmd *cobra.Command, _ []string) error {
+			labels, _ := cmd.Flags().GetStringToString("label")
+			b, _ := json.Marshal(map[string]any{"items": items, "labels": labels})
+			fmt.Fprint(cmd.OutOrStdout(), string(b))
+			return nil
+		}}
+		tag.Flags().Var(&items, "item", "")
+		tag.Flags().StringToString("label", nil, "")
+		root.AddCommand(tag)
+		return root
+	}
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "tag", NoArgs: true, JSON: true}}})
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"additionalProperties":false,"properties":{"item":{"items":{"type":"string"},"type":"array"},"label":{"type":"string"}},"type":"object"}`
+	if got := string(tools[0].InputSchema); got != want {
+		t.Errorf("schema\n %s\nwant\n %s", got, want)
+	}
+	res := call(t, c, "tag", map[string]any{"item": []string{"a,b", `"c"`}, "label": "k=v,x=y"})
+	got, _ := json.Marshal(res.StructuredContent)
+	if want := `{"items":["a,b","\"c\""],"labels":{"k":"v","x":"y"}}`; res.IsError || string(got) != want {
+		t.Errorf("isError %v, %s; want %s", res.IsError, got, want)
+	}
+}
