@@ -426,4 +426,13 @@ func TestWrapPlainHelp(t *testing.T) {
 	if !strings.Contains(d.stderr, "goreleaser healthcheck --config: a switch, as the help shows no value after it") {
 		t.Errorf("the fallback's guess is not reported:\n%s", d.stderr)
 	}
+	cmd, _, _ := d.tool(t, "goreleaser_check")
+	if want := []string{goreleaser, "{verbose}", "check", "{quiet}", "{configuration_files}"}; !reflect.DeepEqual(cmd, want) {
+		t.Errorf("goreleaser_check: command %q, want %q (no \"--\" in the plain layout)", cmd, want)
+	}
+	bad := writeFile(t, t.TempDir(), "bad.yaml", "version: 2\nbogus_field: 1\n")
+	out, isErr := d.call(t, "goreleaser_check", map[string]any{"configuration_files": bad})
+	if !isErr || !strings.Contains(out, "field bogus_field not found") {
+		t.Errorf("goreleaser_check: isError=%v, want the unknown field:\n%s", isErr, out)
+	}
 }

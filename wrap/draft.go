@@ -316,10 +316,10 @@ func (d *drafter) tool(n *node) {
 		switch {
 		case lvl != n && h.layout.subflagsInherit:
 			continue
-		case lvl == n && h.layout.subflagsInherit:
+		case lvl == n:
+			// Cobra's "Global Flags", urfave/cli v3's "GLOBAL OPTIONS" (a
+			// root's own flags, when the root is the tool).
 			fs = append(slices.Clone(fs), lvl.help.inherited...)
-		case i == 0:
-			fs = append(slices.Clone(fs), lvl.help.inherited...) // urfave/cli v3's root lists its own as global
 		}
 		for _, f := range fs {
 			d.addFlag(&t, h.layout, f, line, &counts)
