@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -23,41 +24,27 @@ import (
 // fake download host on loopback, both over TLS with httptest's
 // certificate, which mcpship trusts through SSL_CERT_FILE.
 
-// exampleBundle returns a bundle of the mcpship binary serving the
-// example manifest examples/NAME/mcpship.json, at version. A
-// commitbrief bundle has a required, sensitive setting "token", passed
-// to the server as COMMITBRIEF_TOKEN.
-func exampleBundle(t *testing.T, name, version string) []byte {
+// packExample returns the bundle "mcpship pack" makes of the example
+// manifest examples/NAME/mcpship.json at version, for this machine, with
+// the extra flags of pack.
+func packExample(t *testing.T, name, version string, extra ...string) []byte {
 	t.Helper()
-	exe, err := os.ReadFile(binPath)
+	out := t.TempDir()
+	args := append([]string{"pack", "--manifest", filepath.Join("..", "examples", name, "mcpship.json"), "--out", out,
+		"--version", version, "--description", "the " + name + " example", "--author", "mcpship tests"}, extra...)
+	cmd := exec.Command(binPath, args...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("mcpship %s: %v\n%s", strings.Join(args, " "), err, b)
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*.mcpb"))
+	if len(files) != 1 {
+		t.Fatalf("pack made %q, want one bundle", files)
+	}
+	data, err := os.ReadFile(files[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	manifest, err := os.ReadFile(filepath.Join("..", "examples", name, "mcpship.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &mcpb.Manifest{
-		ManifestVersion: mcpb.ManifestVersion, Name: name, Version: version,
-		Description: "the " + name + " example", Author: mcpb.Author{Name: "mcpship tests"},
-		Server: mcpb.Server{Type: "binary", EntryPoint: "server/mcpship", MCPConfig: &mcpb.MCPConfig{
-			Command: "${__dirname}/server/mcpship",
-			Args:    []string{"serve", "--manifest", "${__dirname}/mcpship.json"},
-		}},
-	}
-	if name == "commitbrief" {
-		m.Server.MCPConfig.Env = map[string]string{"COMMITBRIEF_TOKEN": "${user_config.token}"}
-		m.UserConfig = map[string]mcpb.UserConfig{"token": {Type: "string", Title: "Token", Description: "API token", Required: true, Sensitive: true}}
-	}
-	var buf bytes.Buffer
-	err = mcpb.Write(&buf, m, []mcpb.File{
-		{Name: "server/mcpship", Data: exe, Mode: 0o755},
-		{Name: "mcpship.json", Data: manifest},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return data
 }
 
 var (
@@ -65,13 +52,15 @@ var (
 	bundles     map[string][]byte
 )
 
-// exampleBundles builds rigor 1.0.0 and 1.1.0 and commitbrief 1.0.0 once.
+// exampleBundles packs rigor 1.0.0 and 1.1.0, commitbrief 1.0.0, and
+// rigor 2.0.0 whose input "config" is a required setting kept secret.
 func exampleBundles(t *testing.T) map[string][]byte {
 	bundlesOnce.Do(func() {
 		bundles = map[string][]byte{
-			"rigor-1.0.0.mcpb":       exampleBundle(t, "rigor", "1.0.0"),
-			"rigor-1.1.0.mcpb":       exampleBundle(t, "rigor", "1.1.0"),
-			"commitbrief-1.0.0.mcpb": exampleBundle(t, "commitbrief", "1.0.0"),
+			"rigor-1.0.0.mcpb":       packExample(t, "rigor", "1.0.0"),
+			"rigor-1.1.0.mcpb":       packExample(t, "rigor", "1.1.0"),
+			"commitbrief-1.0.0.mcpb": packExample(t, "commitbrief", "1.0.0"),
+			"rigor-2.0.0.mcpb":       packExample(t, "rigor", "2.0.0", "--set", "config", "--secret", "config"),
 		}
 	})
 	return bundles
@@ -229,8 +218,11 @@ func TestAddFromRegistry(t *testing.T) {
 	if e == nil || e["command"] != filepath.Join(dir1, "server", "mcpship") {
 		t.Fatalf("Claude Code's entry: %v", e)
 	}
-	out, _ = s.must(t, "doctor", "--name", "rigor")
-	if !strings.Contains(out, "ok      rigor") {
+	cb := hub.host("commitbrief_1.0.0_linux_amd64.mcpb", b["commitbrief-1.0.0.mcpb"])
+	hub.publish("io.github.mcpship-tests/commitbrief", "1.0.0", cb, sha(b["commitbrief-1.0.0.mcpb"]))
+	s.must(t, "add", "--registry", hub.URL, "io.github.mcpship-tests/commitbrief")
+	out, _ = s.must(t, "doctor", "--client", "claude-code")
+	if !strings.Contains(out, "ok      rigor") || !strings.Contains(out, "ok      commitbrief") || !strings.Contains(out, "2 servers checked: 2 ok, 0 failed") {
 		t.Errorf("doctor:\n%s", out)
 	}
 	out, _ = s.must(t, "list", "--client", "claude-code")
@@ -258,39 +250,40 @@ func TestAddFromRegistry(t *testing.T) {
 	if !strings.Contains(out, `removed "rigor"`) || !strings.Contains(out, "deleted "+filepath.Join(s.serversDir(), "rigor")) {
 		t.Errorf("remove --purge:\n%s", out)
 	}
-	if entries, _ := os.ReadDir(s.serversDir()); len(entries) != 0 {
-		t.Errorf("left in %s: %v", s.serversDir(), entries)
+	if entries, _ := os.ReadDir(s.serversDir()); len(entries) != 1 || entries[0].Name() != "commitbrief" {
+		t.Errorf("left in %s: %v, want only commitbrief", s.serversDir(), entries)
 	}
 }
 
 func TestAddBundleFileWithConfig(t *testing.T) {
 	b := exampleBundles(t)
 	s := newAddSandbox(t, newFakeHub(t))
-	file := filepath.Join(s.proj, "commitbrief.mcpb")
-	if err := os.WriteFile(file, b["commitbrief-1.0.0.mcpb"], 0o644); err != nil {
+	file := filepath.Join(s.proj, "rigor_2.0.0_linux_amd64.mcpb")
+	if err := os.WriteFile(file, b["rigor-2.0.0.mcpb"], 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// Without a terminal, a required setting must come with --config.
 	_, errOut, code := s.mcpship("add", file)
-	if code != 64 || !strings.Contains(errOut, "the bundle commitbrief needs the setting token (Token: API token); give it with --config token=VALUE") {
-		t.Errorf("add without the token: exit %d\n%s", code, errOut)
+	if code != 64 || !strings.Contains(errOut, "the bundle rigor needs the setting config (config: ") || !strings.Contains(errOut, "give it with --config config=VALUE") {
+		t.Errorf("add without the setting: exit %d\n%s", code, errOut)
 	}
 	if _, err := os.Stat(s.serversDir()); !os.IsNotExist(err) {
-		t.Errorf("add without the token left %s", s.serversDir())
+		t.Errorf("add without the setting left %s", s.serversDir())
 	}
-	const secret = "s3cret-t0ken-value"
-	out, errOut := s.must(t, "add", "--config", "token="+secret, "--client", "claude-code,codex", file)
-	if strings.Contains(out+errOut, secret) {
+	const secret = "/home/s3cret-place/.rigor.yml"
+	out, errOut := s.must(t, "add", "--config", "config="+secret, "--client", "claude-code,codex", file)
+	if strings.Contains(out+errOut, "s3cret") {
 		t.Errorf("add printed the secret:\n%s\n%s", out, errOut)
 	}
-	if e := s.claudeEntry(t, "commitbrief"); e == nil || e["env"].(map[string]any)["COMMITBRIEF_TOKEN"] != secret {
+	e := s.claudeEntry(t, "rigor")
+	if e == nil || !strings.Contains(fmt.Sprint(e["args"]), "config="+secret) {
 		t.Errorf("Claude Code's entry: %v", e)
 	}
-	if data, err := os.ReadFile(filepath.Join(s.home, ".codex", "config.toml")); err != nil || !strings.Contains(string(data), "[mcp_servers.commitbrief]") {
+	if data, err := os.ReadFile(filepath.Join(s.home, ".codex", "config.toml")); err != nil || !strings.Contains(string(data), "[mcp_servers.rigor]") {
 		t.Errorf("Codex's config: %v\n%s", err, data)
 	}
-	out, _ = s.must(t, "doctor", "--name", "commitbrief", "--client", "codex")
-	if !strings.Contains(out, "ok      commitbrief") {
+	out, _ = s.must(t, "doctor", "--name", "rigor", "--client", "codex")
+	if !strings.Contains(out, "ok      rigor") {
 		t.Errorf("doctor:\n%s", out)
 	}
 	if _, _, code := s.mcpship("add", "--config", "nope=1", file); code != 64 {

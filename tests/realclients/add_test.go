@@ -1,21 +1,17 @@
 package realclients
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mcpship/mcpship/mcpb"
 )
 
-// TestAddThenClients installs a bundle of examples/rigor with
-// "mcpship add" for Claude Code and Codex, user scope, then has each
+// TestAddThenClients installs the bundle "mcpship pack" makes of
+// examples/rigor with "mcpship add" for Claude Code and Codex, user scope, then has each
 // assistant start the server from the entry add wrote: Claude Code reports
 // it connected, Codex, with the server required, connects to it, and the
 // MCP Inspector lists its tools from Claude Code's file.
@@ -23,29 +19,17 @@ func TestAddThenClients(t *testing.T) {
 	claude := nodeBin(t, "claude")
 	codex := nodeBin(t, "codex")
 	needNode(t)
-	exe, err := os.ReadFile(binPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	manifest, err := os.ReadFile(filepath.Join(repoRoot, "examples", "rigor", "mcpship.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &mcpb.Manifest{
-		ManifestVersion: mcpb.ManifestVersion, Name: "rigor", Version: "1.0.0",
-		Description: "the rigor example", Author: mcpb.Author{Name: "mcpship tests"},
-		Server: mcpb.Server{Type: "binary", EntryPoint: "server/mcpship", MCPConfig: &mcpb.MCPConfig{
-			Command: "${__dirname}/server/mcpship",
-			Args:    []string{"serve", "--manifest", "${__dirname}/mcpship.json"},
-		}},
-	}
-	var buf bytes.Buffer
-	if err := mcpb.Write(&buf, m, []mcpb.File{{Name: "server/mcpship", Data: exe, Mode: 0o755}, {Name: "mcpship.json", Data: manifest}}); err != nil {
-		t.Fatal(err)
-	}
 	home, proj := t.TempDir(), t.TempDir()
-	bundle := filepath.Join(proj, "rigor.mcpb")
-	writeFile(t, bundle, buf.Bytes())
+	pack := exec.Command(binPath, "pack", "--manifest", filepath.Join(repoRoot, "examples", "rigor", "mcpship.json"), "--out", proj,
+		"--version", "1.0.0", "--description", "the rigor example", "--author", "mcpship tests")
+	if out, err := pack.CombinedOutput(); err != nil {
+		t.Fatalf("mcpship pack: %v\n%s", err, out)
+	}
+	bundles, _ := filepath.Glob(filepath.Join(proj, "*.mcpb"))
+	if len(bundles) != 1 {
+		t.Fatalf("pack made %q, want one bundle", bundles)
+	}
+	bundle := bundles[0]
 	codexHome := filepath.Join(home, ".codex")
 	env := []string{"HOME=" + home, "CODEX_HOME=" + codexHome, "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "MCP_TIMEOUT=20000"}
