@@ -35,6 +35,8 @@ func Doctor(p *Program) *cli.Command {
 		Description: "For each stdio server in the assistants' config files, starts it with its environment,\n" +
 			"performs the MCP handshake and tools/list within --timeout, in parallel, and reports\n" +
 			"ok or why not: not found, exited, timed out, protocol error (with the end of its stderr).\n" +
+			"A server that answers is ok; what it logged at level WARN is shown under it (mcpship serve:\n" +
+			"a program its tools run that is not on PATH).\n" +
 			"Entries a client does not start as a local command (remote, disabled, built into the\n" +
 			"client, a Zed extension's) are listed as skipped, with the reason.\n" +
 			"Project-scope entries that mcpship did not write, such as those of a repository you cloned,\n" +
@@ -242,6 +244,9 @@ func printDoctor(c *cli.Context, rows []*checked, name string) {
 		case "ok":
 			fmt.Fprintf(w, "  ok      %s: %s %s, protocol %s, %s, %d ms\n", r.Server.Name, r.ServerName, r.ServerVersion,
 				r.ProtocolVersion, plural(r.Tools, "tool"), r.Millis)
+			for _, warning := range r.Warnings {
+				fmt.Fprintf(w, "          warning: %s\n", warning)
+			}
 			continue
 		case "skipped":
 			fmt.Fprintf(w, "  skipped %s: %s\n", r.Server.Name, r.Reason)

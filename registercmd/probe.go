@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,6 +29,10 @@ type health struct {
 	ServerVersion   string `json:"serverVersion,omitempty"`
 	Tools           int    `json:"tools"`
 	Millis          int64  `json:"ms"` // from start to the tools/list answer, or to the failure
+	// Warnings are what a server that answered logged at level WARN on
+	// its standard error (mcpship serve: a program its tools run that is
+	// not on PATH).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // probe starts s as its client would (its command, arguments and
@@ -56,7 +62,9 @@ func handshake(ctx context.Context, s installer.Entry, dir string, timeout time.
 	defer cancel()
 	defer func() {
 		exitErr := c.Close()
-		if !h.OK {
+		if h.OK {
+			h.Warnings = warnings(c.Stderr())
+		} else {
 			h.Stderr = strings.TrimSpace(c.Stderr())
 			if h.Problem == "exited" && exitErr != nil {
 				h.Detail += " (" + exitErr.Error() + ")"
@@ -118,4 +126,21 @@ func failure(step string, err error, timeout time.Duration) (problem, detail str
 		return "exited", fmt.Sprintf("the server stopped before answering %s", step)
 	}
 	return "protocol error", strings.TrimPrefix(err.Error(), "mcp: ")
+}
+
+// warnRE matches a line that log/slog's text handler wrote at level WARN,
+// as mcpship serve logs, and its message.
+var warnRE = regexp.MustCompile(`(?m)\blevel=WARN msg=("(?:[^"\\]|\\.)*"|\S+)`)
+
+// warnings returns the messages of the WARN lines in a server's stderr.
+func warnings(stderr string) []string {
+	var out []string
+	for _, m := range warnRE.FindAllStringSubmatch(stderr, -1) {
+		msg := m[1]
+		if s, err := strconv.Unquote(msg); err == nil {
+			msg = s
+		}
+		out = append(out, msg)
+	}
+	return out
 }

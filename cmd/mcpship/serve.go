@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -73,6 +74,13 @@ func serve(c *cli.Context) error {
 		}
 		for _, m := range ms {
 			m.ProgressInterval = c.Duration("progress-interval")
+			// What makes calls fail here, such as a program not on PATH,
+			// goes to the client's log, and doctor shows it.
+			if w := m.Warnings(); w != nil {
+				for _, p := range w.List {
+					logger.Warn(strings.TrimPrefix(p.Message, "warning: "), "manifest", w.File, "at", p.Path)
+				}
+			}
 		}
 		if err := addManifestTools(srv, ms); err != nil {
 			return err
