@@ -26,11 +26,11 @@ func packCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "manifest", Usage: "bundle mcpship serving the tools `FILE` declares"},
 			&cli.StringFlag{Name: "app", Usage: "bundle the program `NAME` instead, which serves its own tools (a cliadapter app)"},
-			&cli.StringSliceFlag{Name: "app-arg", Usage: "argument that makes the app serve MCP over stdio (repeatable; default: mcp)"},
+			&cli.GenericFlag{Name: "app-arg", Value: &listFlag{}, Usage: "`ARG` that makes the app serve MCP over stdio (repeatable; default: mcp)"},
 			&cli.StringFlag{Name: "out", Usage: "write the bundles into `DIR`", Required: true},
 			&cli.StringFlag{Name: "dist", Usage: "take the binaries from the GoReleaser dist `DIR` (ID_OS_ARCH directories)"},
 			&cli.StringFlag{Name: "release", Usage: "take the binaries from the release archives in `DIR`, checked against its checksums.txt"},
-			&cli.StringSliceFlag{Name: "binary", Usage: "take the binary for a platform from a file: `OS/ARCH=FILE` (repeatable)"},
+			&cli.GenericFlag{Name: "binary", Value: &listFlag{}, Usage: "take the binary for a platform from a file: `OS/ARCH=FILE` (repeatable)"},
 			&cli.StringFlag{Name: "name", Usage: "the bundle's name (default: the app's name, or the manifest's directory name)"},
 			&cli.StringFlag{Name: "version", Usage: "the bundle's semantic version (default: from the dist directory's metadata.json)"},
 			&cli.StringFlag{Name: "description", Usage: "one line saying what the tools do", Required: true},
@@ -39,7 +39,7 @@ func packCommand() *cli.Command {
 			&cli.StringFlag{Name: "repository", Usage: "`URL` of the git repository"},
 			&cli.StringFlag{Name: "license", Usage: "SPDX license `ID`"},
 			&cli.StringFlag{Name: "icon", Usage: "PNG `FILE` shown by the host (512x512 recommended)"},
-			&cli.StringSliceFlag{Name: "program", Usage: "bundle the program a manifest command runs: `PROGRAM=PATTERN`, PATTERN a file relative to the manifest with {os}, {arch} and {exe} (repeatable)"},
+			&cli.GenericFlag{Name: "program", Value: &listFlag{}, Usage: "bundle the program a manifest command runs: `PROGRAM=PATTERN`, PATTERN a file relative to the manifest with {os}, {arch} and {exe} (repeatable)"},
 			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "a session default the user can change: `NAME=VALUE`, or NAME for one the user must give (repeatable)"},
 			&cli.StringSliceFlag{Name: "env", Usage: "an environment `VAR` the user sets, given to the server (repeatable; the manifest's passEnv are added)"},
 			&cli.StringSliceFlag{Name: "secret", Usage: "keep the setting or variable `NAME` secret (repeatable)"},
@@ -56,7 +56,7 @@ func packAction(c *cli.Context) error {
 	o := pack.Options{
 		Manifest:    c.String("manifest"),
 		App:         c.String("app"),
-		AppArgs:     c.StringSlice("app-arg"),
+		AppArgs:     list(c, "app-arg"),
 		Name:        c.String("name"),
 		Version:     c.String("version"),
 		Description: c.String("description"),
@@ -65,14 +65,14 @@ func packAction(c *cli.Context) error {
 		Repository:  c.String("repository"),
 		License:     c.String("license"),
 		Icon:        c.String("icon"),
-		Settings:    []string(*c.Generic("set").(*listFlag)),
+		Settings:    list(c, "set"),
 		Env:         c.StringSlice("env"),
 		Secrets:     c.StringSlice("secret"),
 	}
 	if (o.Manifest == "") == (o.App == "") {
 		return usagef("pack needs --manifest FILE or --app NAME (one of them)")
 	}
-	for _, p := range c.StringSlice("program") {
+	for _, p := range list(c, "program") {
 		prog, pattern, ok := strings.Cut(p, "=")
 		if !ok || prog == "" || pattern == "" {
 			return usagef("--program %q: use PROGRAM=PATTERN", p)
@@ -105,7 +105,7 @@ func packAction(c *cli.Context) error {
 		o.Binaries, err = pack.Release(c.String("release"), exe)
 	case c.IsSet("binary"):
 		paths := map[pack.Platform]string{}
-		for _, b := range c.StringSlice("binary") {
+		for _, b := range list(c, "binary") {
 			plat, file, ok := strings.Cut(b, "=")
 			p, perr := pack.ParsePlatform(plat)
 			if !ok || perr != nil {
@@ -137,3 +137,6 @@ func packAction(c *cli.Context) error {
 	}
 	return nil
 }
+
+// list returns the values of a repeatable flag that keeps commas.
+func list(c *cli.Context, name string) []string { return *c.Generic(name).(*listFlag) }

@@ -182,6 +182,7 @@ func TestPackGoreleaserApp(t *testing.T) {
 	for _, k := range []string{"GITHUB_TOKEN", "GITLAB_TOKEN", "GITEA_TOKEN"} {
 		env = append(env, k+"=") // GoReleaser refuses more than one forge token
 	}
+	run(t, dir, nil, goreleaser, "check") // exits non-zero on deprecated settings too
 	start := time.Now()
 	run(t, dir, env, goreleaser, "release", "--snapshot", "--clean", "--skip=publish,sign,sbom,announce")
 	t.Logf("goreleaser release --snapshot: %v", time.Since(start).Round(time.Second))
