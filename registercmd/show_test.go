@@ -108,7 +108,10 @@ func TestArguments(t *testing.T) {
 		{`-`, `{"b": [2]}`, ""},
 		{`{"a": 1,}`, "", "the arguments are not valid JSON: line 1, column 9: invalid character '}' looking for beginning of object key string\n    {\"a\": 1,}\n            ^"},
 		{`-`, "{\n  \"a\": 1\n  \"b\": 2\n}", "the arguments on standard input are not valid JSON: line 3, column 3: invalid character '\"' after object key:value pair\n      \"b\": 2\n      ^"},
-		{`-`, "", "the arguments on standard input are not valid JSON: line 1, column 1: unexpected end of JSON input\n    \n    ^"},
+		{`-`, "", `the arguments on standard input are empty: give a JSON object, such as '{"path": "a.txt"}', or '{}'`},
+		{`-`, " \n", `the arguments on standard input are empty: give a JSON object, such as '{"path": "a.txt"}', or '{}'`},
+		{`-`, "\uFEFF{\"a\": 1}\r\n", ""}, // a byte order mark, as Notepad or PowerShell write
+		{`-`, "\uFEFF", `the arguments on standard input are empty: give a JSON object, such as '{"path": "a.txt"}', or '{}'`},
 		{`{"a": 1} {}`, "", "the arguments are not valid JSON: line 1, column 10: invalid character '{' after top-level value\n    {\"a\": 1} {}\n             ^"},
 		{`[1]`, "", `the arguments must be a JSON object, such as '{"path": "a.txt"}', not an array`},
 		{`"x"`, "", `the arguments must be a JSON object, such as '{"path": "a.txt"}', not a string`},
@@ -118,7 +121,7 @@ func TestArguments(t *testing.T) {
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%q: %v", tc.arg, err)
-		case tc.want == "" && !json.Valid(got):
+		case tc.want == "" && (!json.Valid(got) || got[0] != '{'):
 			t.Errorf("%q: got %q", tc.arg, got)
 		case tc.want != "" && (err == nil || err.Error() != tc.want):
 			t.Errorf("%q %q: got error\n%v\nwant\n%s", tc.arg, tc.stdin, err, tc.want)

@@ -1,6 +1,7 @@
 package registercmd
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -200,6 +201,10 @@ func arguments(stdin io.Reader, arg string, given bool) (json.RawMessage, error)
 	if err != nil {
 		return nil, usagef("cannot read the arguments: %v", err)
 	}
+	data = bytes.TrimPrefix(data, []byte("\uFEFF")) // a byte order mark, as some editors write
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, usagef("%s are empty: give a JSON object, such as '{\"path\": \"a.txt\"}', or '{}'", from)
+	}
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		var se *json.SyntaxError
@@ -377,6 +382,7 @@ func sameCommand(a, b installer.Entry) bool {
 func (s *server) tools(ctx context.Context) ([]json.RawMessage, []mcp.Tool, error) {
 	var raw []json.RawMessage
 	cursor := ""
+	seen := map[string]bool{"": true}
 	for {
 		var params any
 		if cursor != "" {
@@ -393,11 +399,12 @@ func (s *server) tools(ctx context.Context) ([]json.RawMessage, []mcp.Tool, erro
 		if page.NextCursor == "" {
 			break
 		}
-		if page.NextCursor == cursor {
+		if seen[page.NextCursor] {
 			s.Close()
-			return nil, nil, fmt.Errorf("%s: protocol error: tools/list: the nextCursor does not advance (%q)", s.what, cursor)
+			return nil, nil, fmt.Errorf("%s: protocol error: tools/list: the nextCursor %q was given before; the pages would never end", s.what, page.NextCursor)
 		}
 		cursor = page.NextCursor
+		seen[cursor] = true
 	}
 	tools := make([]mcp.Tool, len(raw))
 	for i, r := range raw {
