@@ -223,6 +223,18 @@ func TestWrapURFaveCLI(t *testing.T) {
 		t.Errorf("builder_vet: isError=%v, want go vet's finding:\n%s", isErr, out)
 	}
 
+	// mcpship itself is a urfave/cli v2 app.
+	d = wrapDraft(t, "--", binPath)
+	if !strings.Contains(d.stderr, "mcpship version: urfave/cli v2 help; tool mcpship_version: 1 input (1 boolean)") {
+		t.Errorf("wrap mcpship:\n%s", d.stderr)
+	}
+	_, in, _ = d.tool(t, "mcpship_version")
+	wantInputs(t, "mcpship_version", in, map[string]map[string]any{"json": {"type": "boolean", "flag": "--json="}})
+	out, isErr = d.call(t, "mcpship_version", map[string]any{"json": true})
+	if isErr || !strings.Contains(out, `"version":`) {
+		t.Errorf("mcpship_version: isError=%v, want JSON:\n%s", isErr, out)
+	}
+
 	// Both of swag's commands write files: a draft needs --allow.
 	dir := t.TempDir()
 	_, stderr, err := runMcpship(dir, "wrap", "--", swag)

@@ -99,7 +99,7 @@ var layouts = []*layout{
 	},
 	{
 		name:  "urfave/cli v3",
-		signs: []*regexp.Regexp{re(`(?m)^NAME:\n   \S`), re(`(?m)^USAGE:$`), re(`(?m)^\s+--help, -h +show help$|\[command \[command options\]\]|^USAGE:\n\s+\S.* \[options\]`)},
+		signs: []*regexp.Regexp{re(`(?m)^NAME:\n   \S`), re(`(?m)^USAGE:$`), re(`\[command \[command options\]\]|(?m)^USAGE:\n\s+\S.* \[options\]`)},
 		headings: map[string]kind{"name": about, "usage": usage, "description": about, "commands": commands,
 			"options": flags, "global options": inherited, "version": other, "author": other, "authors": other,
 			"copyright": other, "category": other},
