@@ -2,12 +2,9 @@ package publish
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -85,24 +82,10 @@ type EnvVar struct {
 	Default     string `json:"default,omitempty"`
 }
 
-// BundlePackage returns the package entry of the MCP Bundle file, to be
-// downloaded from url: its SHA-256 is read from the file.
-func BundlePackage(url, file string) (Package, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return Package{}, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return Package{}, fmt.Errorf("reading the bundle %s: %w", file, err)
-	}
-	return Package{
-		RegistryType: "mcpb",
-		Identifier:   url,
-		FileSHA256:   hex.EncodeToString(h.Sum(nil)),
-		Transport:    Transport{Type: "stdio"},
-	}, nil
+// BundlePackage returns the package entry of an MCP Bundle that users
+// download from url, whose SHA-256 is sha256 (in hex).
+func BundlePackage(url, sha256 string) Package {
+	return Package{RegistryType: "mcpb", Identifier: url, FileSHA256: strings.ToLower(sha256), Transport: Transport{Type: "stdio"}}
 }
 
 // GoPackage returns the package entry of a Go program that serves MCP
