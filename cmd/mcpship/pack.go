@@ -23,7 +23,7 @@ func packCommand() *cli.Command {
 			"for this machine only). Nothing is written unless every bundle can be made.\n" +
 			"docs/publish.md describes the bundles and a GoReleaser recipe.",
 		ArgsUsage: " ",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "manifest", Usage: "bundle mcpship serving the tools `FILE` declares"},
 			&cli.StringFlag{Name: "app", Usage: "bundle the program `NAME` instead, which serves its own tools (a cliadapter app)"},
 			&cli.GenericFlag{Name: "app-arg", Value: &listFlag{}, Usage: "`ARG` that makes the app serve MCP over stdio (repeatable; default: mcp)"},
@@ -43,7 +43,7 @@ func packCommand() *cli.Command {
 			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "a session default the user can change: `NAME=VALUE`, or NAME for one the user must give (repeatable)"},
 			&cli.StringSliceFlag{Name: "env", Usage: "an environment `VAR` the user sets, given to the server (repeatable; the manifest's passEnv are added)"},
 			&cli.StringSliceFlag{Name: "secret", Usage: "keep the setting or variable `NAME` secret (repeatable)"},
-		},
+		}, publishFlags()...),
 		OnUsageError: usageError,
 		Action:       packAction,
 	}
@@ -128,6 +128,10 @@ func packAction(c *cli.Context) error {
 	if o.Name == "" {
 		o.Name = pack.DefaultName(o)
 	}
+	pub, err := planPublication(c, o)
+	if err != nil {
+		return err
+	}
 	bundles, err := pack.Write(c.String("out"), o)
 	if err != nil {
 		return err
@@ -135,7 +139,7 @@ func packAction(c *cli.Context) error {
 	for _, b := range bundles {
 		fmt.Fprintf(c.App.Writer, "%s\t%s\t%d bytes\tsha256:%s\n", b.File, b.Platform, b.Size, b.SHA256)
 	}
-	return nil
+	return pub.write(c, bundles)
 }
 
 // list returns the values of a repeatable flag that keeps commas.

@@ -11,50 +11,42 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
-
-	"github.com/mcpship/mcpship/publish"
 )
 
-// rigorPlugin is the rigor example as a plugin: the manifest travels in
-// the plugin and the server names it through publish.Root. With
-// withManifest false the manifest is left out, so the server cannot
-// start: the clients' checks must say so.
-func rigorPlugin(t *testing.T, withManifest bool) publish.Plugin {
+// packPlugin runs "mcpship pack" on the rigor example with
+// --claude-plugin or --gemini-extension (flag) and returns the directory
+// it wrote and the environment to run the client in: mcpship, which the
+// plugin starts by its bare name, is first on PATH. With withManifest
+// false the plugin's copy of the manifest is removed, so that its server
+// cannot start: the clients' checks must say so.
+func packPlugin(t *testing.T, flag string, withManifest bool) (dir string, env []string) {
 	t.Helper()
-	p := publish.Plugin{
-		Entry: publish.Entry{
-			Name:        "rigor",
-			Description: "Type-check Ruby with Rigor",
-			Command:     binPath,
-			Args:        []string{"serve", "--manifest", publish.Root + "/mcpship.json"},
-		},
-		Version: "1.0.0",
-		Author:  "Rigor authors",
-		License: "MIT",
+	home := t.TempDir()
+	dir = filepath.Join(home, "rigor-plugin")
+	r := runTool(t, 60*time.Second, home, nil, binPath, "pack", "--manifest", filepath.Join(repoRoot, "examples", "rigor", "mcpship.json"),
+		"--out", filepath.Join(home, "dist"), "--version", "1.0.0", "--name", "rigor", "--description", "Type-check Ruby with Rigor",
+		"--author", "Rigor authors <rigor@example.com>", "--license", "MIT", "--repository", "https://github.com/rigor-lang/rigor", flag, dir)
+	if r.code != 0 {
+		t.Fatalf("mcpship pack %s: want exit 0\n%s", flag, r)
 	}
-	if withManifest {
-		m, err := os.ReadFile(filepath.Join(repoRoot, "examples", "rigor", "mcpship.json"))
-		if err != nil {
+	if !withManifest {
+		if err := os.Remove(filepath.Join(dir, "mcpship.json")); err != nil {
 			t.Fatal(err)
 		}
-		p.Files = map[string][]byte{"mcpship.json": m}
 	}
-	return p
+	return dir, []string{"HOME=" + home, "PATH=" + filepath.Dir(binPath) + string(os.PathListSeparator) + os.Getenv("PATH")}
 }
 
-// TestClaudeCodePlugin writes the rigor plugin, has Claude Code's own
+// TestClaudeCodePlugin packs the rigor plugin, has Claude Code's own
 // validator check it (--strict: warnings fail too), then loads it with
 // --plugin-dir and checks that "claude mcp list" reports its server
 // connected, the manifest found through ${CLAUDE_PLUGIN_ROOT}.
 func TestClaudeCodePlugin(t *testing.T) {
 	claude := nodeBin(t, "claude")
 	for _, ok := range []bool{true, false} {
-		home, proj := t.TempDir(), t.TempDir()
-		dir := filepath.Join(home, "rigor-plugin")
-		if err := publish.WriteClaudePlugin(dir, rigorPlugin(t, ok)); err != nil {
-			t.Fatal(err)
-		}
-		env := []string{"HOME=" + home, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "MCP_TIMEOUT=20000"}
+		proj := t.TempDir()
+		dir, env := packPlugin(t, "--claude-plugin", ok)
+		env = append(env, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "MCP_TIMEOUT=20000")
 
 		r := runTool(t, 60*time.Second, proj, env, claude, "plugin", "validate", "--strict", "--json", dir)
 		var report struct {
@@ -72,7 +64,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 
 		r = runTool(t, 90*time.Second, proj, env, claude, "--plugin-dir", dir, "mcp", "list")
 		line := statusLine(t, r.stdout, "", "plugin:rigor:rigor")
-		manifest := binPath + " serve --manifest " + filepath.Join(dir, "mcpship.json")
+		manifest := "mcpship serve --manifest " + filepath.Join(dir, "mcpship.json")
 		switch {
 		case ok && (!strings.Contains(line, "✔ Connected") || !strings.Contains(line, manifest)):
 			t.Errorf("claude --plugin-dir mcp list: want %q connected, got %q\n%s", manifest, line, r)
@@ -82,19 +74,16 @@ func TestClaudeCodePlugin(t *testing.T) {
 	}
 }
 
-// TestGeminiCLIExtension writes the rigor extension, has Gemini CLI
+// TestGeminiCLIExtension packs the rigor extension, has Gemini CLI
 // validate and link it, and checks that "gemini mcp list" reports its
 // server connected, the manifest found through ${extensionPath}${/}.
 func TestGeminiCLIExtension(t *testing.T) {
 	gemini := nodeBin(t, "gemini")
 	needNode(t)
 	for _, ok := range []bool{true, false} {
-		home, proj := t.TempDir(), t.TempDir()
-		dir := filepath.Join(home, "rigor-extension")
-		if err := publish.WriteGeminiExtension(dir, rigorPlugin(t, ok)); err != nil {
-			t.Fatal(err)
-		}
-		env := []string{"HOME=" + home, "GEMINI_CLI_TRUST_WORKSPACE=true"}
+		proj := t.TempDir()
+		dir, env := packPlugin(t, "--gemini-extension", ok)
+		env = append(env, "GEMINI_CLI_TRUST_WORKSPACE=true")
 		r := runTool(t, 60*time.Second, proj, env, gemini, "extensions", "validate", dir)
 		if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "successfully validated") {
 			t.Fatalf("gemini extensions validate: want exit 0 and \"successfully validated\"\n%s", r)
@@ -105,7 +94,7 @@ func TestGeminiCLIExtension(t *testing.T) {
 		}
 		r = runTool(t, 90*time.Second, proj, env, gemini, "mcp", "list")
 		out := r.stdout + r.stderr
-		manifest := binPath + " serve --manifest " + filepath.Join(dir, "mcpship.json")
+		manifest := "mcpship serve --manifest " + filepath.Join(dir, "mcpship.json")
 		if ok {
 			line := statusLine(t, out, "✓", "rigor (from rigor)")
 			if !strings.HasSuffix(strings.TrimSpace(line), "- Connected") || !strings.Contains(line, manifest) {
