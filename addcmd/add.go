@@ -146,6 +146,7 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 		return err
 	}
 	in.record.Name, in.record.Command, in.record.Time = in.entry.Name, in.entry.Command, time.Now().UTC()
+	in.record.Scope = c.String("scope")
 	if err := installed.Save(root, in.record); err != nil {
 		return fmt.Errorf("registered, but recording the install in %s failed: %w", root, err)
 	}

@@ -212,3 +212,19 @@ func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+// installedScope makes the scope that "mcpship add" wrote name's entries
+// in the default of --scope.
+func installedScope(c *cli.Context, name string) error {
+	if c.IsSet("scope") {
+		return nil
+	}
+	root, err := installed.Root()
+	if err != nil {
+		return nil
+	}
+	if r, _ := installed.Load(root, name); r != nil && r.Scope != "" {
+		return c.Set("scope", r.Scope)
+	}
+	return nil
+}

@@ -28,6 +28,9 @@ func Remove(p Program) *cli.Command {
 				return err
 			}
 			name := p.name(c)
+			if err := installedScope(c, name); err != nil {
+				return err
+			}
 			_, o, targets, err := setup(c, false)
 			if err != nil {
 				return err

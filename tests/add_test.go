@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -139,6 +140,7 @@ func (h *fakeHub) host(name string, data []byte) string {
 type addSandbox struct {
 	sandbox
 	certFile string
+	path     string // $PATH, if not this process's
 }
 
 func newAddSandbox(t *testing.T, hub *fakeHub) addSandbox {
@@ -154,6 +156,9 @@ func newAddSandbox(t *testing.T, hub *fakeHub) addSandbox {
 func (s addSandbox) mcpship(args ...string) (stdout, stderr string, code int) {
 	c := s.cmd(args...)
 	c.Env = append(c.Env, "SSL_CERT_FILE="+s.certFile)
+	if s.path != "" {
+		c.Env = append(c.Env, "PATH="+s.path) // the last one counts
+	}
 	var o, e bytes.Buffer
 	c.Stdout, c.Stderr = &o, &e
 	err := c.Run()
@@ -246,7 +251,7 @@ func TestAddFromRegistry(t *testing.T) {
 	}
 
 	// remove --purge takes the entry and the files.
-	out, _ = s.must(t, "remove", "--name", "rigor", "--client", "claude-code", "--scope", "user", "--purge")
+	out, _ = s.must(t, "remove", "--name", "rigor", "--purge") // in the scope add wrote it in
 	if !strings.Contains(out, `removed "rigor"`) || !strings.Contains(out, "deleted "+filepath.Join(s.serversDir(), "rigor")) {
 		t.Errorf("remove --purge:\n%s", out)
 	}
@@ -471,5 +476,56 @@ func TestAddRemote(t *testing.T) {
 	out, _ = s.must(t, "list", "--client", "codex")
 	if !strings.Contains(out, "weather "+remote.URL+"/mcp") || !strings.Contains(out, "installed: "+name+" 2.0.0 from the registry "+hub.URL+" (remote)") {
 		t.Errorf("list:\n%s", out)
+	}
+}
+
+// TestAddNPMPackage installs a registry entry whose one package is on
+// npm: the entry runs npx with the package at its version, the
+// environment variable the user gives and the argument's default. A fake
+// npx on PATH records how it was started and serves rigor's tools.
+func TestAddNPMPackage(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake npx is a shell script")
+	}
+	hub := newFakeHub(t)
+	const name = "io.github.mcpship-tests/weather"
+	hub.answer(name, "1.2.0", map[string]any{"name": name, "description": "weather", "version": "1.2.0",
+		"packages": []any{map[string]any{"registryType": "npm", "identifier": "@mcpship-tests/weather", "version": "1.2.0",
+			"transport":            map[string]string{"type": "stdio"},
+			"packageArguments":     []any{map[string]any{"type": "named", "name": "--units", "default": "metric"}},
+			"environmentVariables": []any{map[string]any{"name": "WEATHER_API_KEY", "isRequired": true, "isSecret": true}}}}})
+	s := newAddSandbox(t, hub)
+	bin := filepath.Join(t.TempDir(), "bin")
+	log := filepath.Join(t.TempDir(), "npx.log")
+	manifest, _ := filepath.Abs(filepath.Join("..", "examples", "rigor", "mcpship.json"))
+	script := fmt.Sprintf("#!/bin/sh\necho \"$* key=$WEATHER_API_KEY\" >> %q\nexec %q serve --manifest %q\n", log, binPath, manifest)
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "npx"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s.path = bin + string(os.PathListSeparator) + os.Getenv("PATH")
+
+	out, errOut := s.must(t, "add", "--registry", hub.URL, "--config", "WEATHER_API_KEY=k3y", name)
+	if !strings.Contains(errOut, "is the npm package @mcpship-tests/weather") || !strings.Contains(out, "installed "+name+" 1.2.0 from the registry "+hub.URL+" (npm)") {
+		t.Errorf("add:\n%s\n%s", out, errOut)
+	}
+	e := s.claudeEntry(t, "weather")
+	if e == nil || e["command"] != "npx" || fmt.Sprint(e["args"]) != "[-y @mcpship-tests/weather@1.2.0 --units metric]" || e["env"].(map[string]any)["WEATHER_API_KEY"] != "k3y" {
+		t.Errorf("Claude Code's entry: %v", e)
+	}
+	if b, _ := os.ReadFile(log); string(b) != "-y @mcpship-tests/weather@1.2.0 --units metric key=k3y\n" {
+		t.Errorf("npx was started as %q", b)
+	}
+	if _, err := os.Stat(s.serversDir()); err != nil {
+		t.Errorf("no record of the install: %v", err)
+	}
+	out, _ = s.must(t, "remove", "--name", "weather")
+	if strings.Contains(out, "files stay") {
+		t.Errorf("remove of a package offers to delete files:\n%s", out)
+	}
+	if entries, _ := os.ReadDir(s.serversDir()); len(entries) != 0 {
+		t.Errorf("the record stayed after remove: %v", entries)
 	}
 }

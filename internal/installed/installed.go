@@ -32,7 +32,9 @@ type Record struct {
 	Registry string `json:"registry,omitempty"`
 	// Kind is "mcpb" for a bundle, or the registry type of a package its
 	// launcher fetches: "npm", "pypi", "oci".
-	Kind   string `json:"kind"`
+	Kind string `json:"kind"`
+	// Scope is the scope of the entries add wrote, the default of remove.
+	Scope  string `json:"scope,omitempty"`
 	URL    string `json:"url,omitempty"`    // where the bundle was downloaded from
 	SHA256 string `json:"sha256,omitempty"` // of the bundle
 	Dir    string `json:"dir,omitempty"`    // the unpacked bundle; "" for a package
