@@ -8,7 +8,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
+	"log"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -265,4 +267,49 @@ func TestLaunch(t *testing.T) {
 	if want := []string{"${APPDATA}", "${user_config.opt}", "-o=${user_config.opt}"}; err != nil || !reflect.DeepEqual(args[len(args)-3:], want) {
 		t.Errorf("unknown variables: %q, %v", args, err)
 	}
+}
+
+func ExampleOpen() {
+	// A bundle, as mcpship pack or the mcpb CLI makes it.
+	m := &Manifest{
+		ManifestVersion: ManifestVersion, Name: "hello", Version: "1.0.0", Description: "Says hello", Author: Author{Name: "A"},
+		Server: Server{Type: "binary", EntryPoint: "server/hello", MCPConfig: &MCPConfig{
+			Command: "${__dirname}/server/hello",
+			Args:    []string{"--greeting", "${user_config.greeting}"},
+		}},
+		UserConfig: map[string]UserConfig{"greeting": {Type: "string", Title: "Greeting", Description: "What to say", Default: "hello"}},
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, m, []File{{Name: "server/hello", Data: []byte("#!/bin/sh\n"), Mode: 0o755}}); err != nil {
+		log.Fatal(err)
+	}
+	tmp, err := os.MkdirTemp("", "example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	file := filepath.Join(tmp, "hello.mcpb")
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	sum := sha256.Sum256(buf.Bytes())
+
+	// Check it before anything in it is used, then unpack it into a
+	// folder of its own and work out the command that starts it.
+	b, err := Open(file, hex.EncodeToString(sum[:]), nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer b.Close()
+	dir := filepath.Join(tmp, "servers", b.Manifest.Name, b.Manifest.Version)
+	if err := b.Unpack(dir); err != nil {
+		log.Fatal(err)
+	}
+	cmd, args, _, err := b.Manifest.Launch(dir, Platform("linux"), map[string]any{"greeting": "bonjour"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	rel, _ := filepath.Rel(tmp, cmd)
+	fmt.Println(filepath.ToSlash(rel), args)
+	// Output: servers/hello/1.0.0/server/hello [--greeting bonjour]
 }
