@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -527,5 +528,57 @@ func TestAddNPMPackage(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(s.serversDir()); len(entries) != 0 {
 		t.Errorf("the record stayed after remove: %v", entries)
+	}
+}
+
+// TestAddAsksOnATerminal runs add on a terminal (a pseudo-terminal that
+// script(1) opens) for a bundle with a required secret setting: add asks
+// for it, and what is typed is not echoed.
+func TestAddAsksOnATerminal(t *testing.T) {
+	scriptPath, err := exec.LookPath("script")
+	if err != nil || runtime.GOOS != "linux" {
+		t.Skip("needs script(1) from util-linux to open a terminal")
+	}
+	s := newAddSandbox(t, newFakeHub(t))
+	file := filepath.Join(s.proj, "rigor_2.0.0_linux_amd64.mcpb")
+	if err := os.WriteFile(file, exampleBundles(t)["rigor-2.0.0.mcpb"], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := s.cmd()
+	c.Path, c.Args = scriptPath, []string{"script", "-qec", fmt.Sprintf("'%s' add '%s'", binPath, file), "/dev/null"}
+	in, err := c.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Type the secret only once asked, as a person would.
+	const secret = "/home/typed-s3cret/.rigor.yml"
+	var seen bytes.Buffer
+	buf := make([]byte, 4096)
+	for !strings.Contains(seen.String(), "config (") {
+		n, err := out.Read(buf)
+		seen.Write(buf[:n])
+		if err != nil {
+			t.Fatalf("no prompt before %v:\n%s", err, seen.String())
+		}
+	}
+	asked := seen.Len()
+	fmt.Fprintln(in, secret)
+	rest, _ := io.ReadAll(out)
+	seen.Write(rest)
+	if err := c.Wait(); err != nil {
+		t.Fatalf("add on a terminal: %v\n%s", err, seen.String())
+	}
+	if after := seen.String()[asked:]; strings.Contains(after, "s3cret") || !strings.Contains(after, `added "rigor"`) {
+		t.Errorf("after the prompt (the secret must not be echoed):\n%s", after)
+	}
+	if e := s.claudeEntry(t, "rigor"); e == nil || !strings.Contains(fmt.Sprint(e["args"]), "config="+secret) {
+		t.Errorf("Claude Code's entry: %v", e)
 	}
 }
