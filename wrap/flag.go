@@ -1,0 +1,277 @@
+package wrap
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// option is one flag, as the help text describes it.
+type option struct {
+	spelling string // "--max-depth", "-name"; the first long spelling, else the short one
+	names    []string
+	typ      string // string, integer, number or boolean
+	array    bool
+	enum     []string
+	def      string // the default, as printed; "" when none
+	hasDef   bool
+	desc     string
+	guess    string // why the type is a guess, or ""
+	skip     string // why the flag cannot be offered, or ""
+}
+
+// readFlags reads the flags of a section. It returns the lines starting
+// with '-' that it could not read.
+func readFlags(l *layout, lines []string) ([]option, []string) {
+	var out []option
+	var unread []string
+	for _, e := range entries(lines, true) {
+		if e.head == "-" { // argparse: "-  read from standard input"
+			continue
+		}
+		f, ok := parseFlag(l, e)
+		if !ok {
+			unread = append(unread, e.head)
+			continue
+		}
+		if f.isHelp() {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, unread
+}
+
+func (f *option) isHelp() bool {
+	for _, n := range f.names {
+		switch n {
+		case "--help", "-help", "-h", "--version", "-version", "-V":
+			if n != "-h" || len(f.names) > 1 || strings.Contains(strings.ToLower(f.desc), "help") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	reDefault     = re(`\((?:default|Default)(?::| is)? ?([^()]+(?:\([^()]*\)[^()]*)*)\)|\[default: ([^\]]*)\]`)
+	rePossible    = re(`\[possible values: ([^\]]*)\]`)
+	reOneOf       = re(`(?i)(?:one of|choices are|possible values(?: are)?|must be one of|either)[: ]+((?:["'\x60]?[\w.-]+["'\x60]?(?:,\s*|\s+or\s+|\s+and\s+|\s*\|\s*|\s*/\s*)){1,15}["'\x60]?[\w.-]+["'\x60]?)`)
+	reRepeat      = re(`(?i)can be (?:specified|used|given|passed|repeated) (?:multiple times|more than once)|\brepeatable\b|may be repeated|can be repeated|multiple (?:\w+ ){0,3}can be specified`)
+	reLeadingEnum = re(`^\[([\w.-]+(?:\|[\w.-]+)+)\]|^\(([\w.-]+(?:\|[\w.-]+)+)\)`)
+	reRequired    = re(`\[required\]|\(required\)`)
+)
+
+// parseFlag reads one flag entry.
+func parseFlag(l *layout, e entry) (option, bool) {
+	f := option{desc: joinDesc(e.desc)}
+	head := e.head
+	var values []string
+	repeated := false
+	toks := strings.Fields(head)
+	for i := 0; i < len(toks); i++ {
+		t := strings.TrimSuffix(toks[i], ",")
+		switch {
+		case t == "/" && i+1 < len(toks): // Click: --debug / --no-debug; true gives --debug
+			i++
+		case t == "[" || t == "[=": // urfave/cli: --tag value [ --tag value ]
+			for i < len(toks) && toks[i] != "]" {
+				i++
+			}
+			repeated = true
+		case strings.HasPrefix(t, "-") && len(t) > 1 && t != "--" && !strings.HasPrefix(t, "-/") &&
+			(l == fallback || i == 0 || strings.HasSuffix(toks[i-1], ",") || !strings.HasPrefix(toks[i-1], "-")):
+			// Without a comma before it, "-x" after a flag's name is the
+			// flag's placeholder (urfave/cli takes it from `--x` in the usage).
+			name := t
+			if j := strings.IndexAny(name, "=["); j > 0 { // --color=WHEN, --color[=WHEN]
+				values = append(values, strings.Trim(name[j:], "=[]"))
+				name = name[:j]
+			}
+			if strings.HasSuffix(name, "...") { // clap: -v, --verbose...
+				name = strings.TrimSuffix(name, "...")
+				repeated = true
+			}
+			f.names = append(f.names, name)
+		case len(f.names) == 0:
+			return f, false
+		default:
+			values = append(values, t)
+		}
+	}
+	if len(f.names) == 0 {
+		return f, false
+	}
+	f.spelling = f.names[0]
+	for _, n := range f.names {
+		if strings.HasPrefix(n, "--") {
+			f.spelling = n
+			break
+		}
+	}
+	if m := reDefault.FindStringSubmatch(f.desc); m != nil {
+		f.def = strings.TrimSpace(m[1] + m[2])
+		f.hasDef = true
+	}
+	if reRequired.MatchString(f.desc) {
+		f.desc = strings.TrimSpace(reRequired.ReplaceAllString(f.desc, ""))
+	}
+	f.typeFrom(l, values, repeated)
+	if f.skip == "" && f.typ != "boolean" && len(f.enum) == 0 {
+		f.enum = enumIn(f.desc)
+	}
+	if f.typ == "string" && !f.array && reRepeat.MatchString(f.desc) {
+		f.array = true
+		f.guess = "a list, because its description says it can be given more than once"
+	}
+	return f, true
+}
+
+// typeFrom sets the flag's type from its value placeholder.
+func (f *option) typeFrom(l *layout, values []string, repeated bool) {
+	values = dedupe(values)
+	if len(values) == 0 {
+		f.typ = "boolean"
+		if l == fallback {
+			f.guess = "a switch, as the help shows no value after it; if it takes one, make it a string"
+		}
+		if repeated { // clap's -v...: a count, given once here
+			f.guess = "a switch; the program counts repeats, a call gives it once"
+		}
+		return
+	}
+	v := strings.Join(values, " ")
+	switch {
+	case len(values) == 2 && strings.HasPrefix(values[1], "[") && strings.Contains(values[1], "..."),
+		len(values) == 3 && values[1] == "["+values[0] && values[2] == "...]": // argparse: X [X ...]
+		f.typ, f.array = "string", true
+		f.guess = "a list; the program may want the values after one flag rather than the flag repeated"
+		return
+	case strings.HasPrefix(v, "[") && strings.HasSuffix(v, "...]"): // argparse: [X ...]
+		f.typ, f.array = "string", true
+		f.guess = "a list; the program may want the values after one flag rather than the flag repeated"
+		return
+	case strings.HasPrefix(v, "{") && strings.HasSuffix(v, "}"): // argparse choices
+		f.typ, f.enum = "string", splitEnum(v[1:len(v)-1], ",")
+		return
+	case strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") && strings.Contains(v, "|"): // Click choices
+		f.typ, f.enum = "string", splitEnum(v[1:len(v)-1], "|")
+		return
+	case strings.HasSuffix(v, "..."):
+		f.array = true
+		v = strings.TrimSpace(strings.TrimSuffix(v, "..."))
+		f.guess = "a list; the program may want the values after one flag rather than the flag repeated"
+	}
+	if strings.Count(v, "<") > 1 { // clap: <VAR> <MIN> <MAX>
+		f.skip = "it takes " + strconv.Itoa(strings.Count(v, "<")) + " values"
+		return
+	}
+	word := strings.ToLower(strings.Trim(v, "<>"))
+	t, known := l.types[word]
+	if !known {
+		t, known = goTypes[word] // urfave/cli v3 and others print Go type names too
+		known = known && l.types != nil
+	}
+	switch {
+	case t.skip != "":
+		f.skip = t.skip
+		return
+	case known:
+		f.typ, f.array = t.typ, f.array || t.array
+		if t.note != "" {
+			f.desc = strings.TrimSpace(f.desc + " " + t.note)
+		}
+	default:
+		f.typ = "string"
+		if n := numberFrom(word, f.def); n != "" {
+			f.typ = n
+			f.guess = "an integer, from " + guessReason(word, f.def)
+		}
+	}
+	if repeated {
+		f.array = true
+	}
+}
+
+// numberFrom guesses integer for a placeholder such as N or NUM, or a
+// default that is a whole number; "" when there is no reason to.
+func numberFrom(word, def string) string {
+	switch word {
+	case "n", "num", "number", "count", "int", "integer", "depth", "port", "jobs", "threads", "lines", "limit", "width", "level":
+		return "integer"
+	}
+	if _, err := strconv.ParseInt(def, 10, 64); err == nil {
+		return "integer"
+	}
+	return ""
+}
+
+func guessReason(word, def string) string {
+	if _, err := strconv.ParseInt(def, 10, 64); err == nil && numberFrom(word, "") == "" {
+		return "its default " + def
+	}
+	return "the value name " + strings.ToUpper(word)
+}
+
+func dedupe(values []string) []string {
+	var out []string
+	for _, v := range values {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func splitEnum(s, sep string) []string {
+	var out []string
+	for _, v := range strings.Split(s, sep) {
+		v = strings.TrimSpace(v)
+		if v == "" || strings.ContainsAny(v, " {}[]<>") {
+			return nil
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+var reEnumItem = regexp.MustCompile(`(?:^|\s)- ([\w.-]+):`)
+
+// enumIn finds the allowed values a description lists: clap's
+// "[possible values: a, b]" or its "Possible values:" list, or "one of
+// a, b or c".
+func enumIn(desc string) []string {
+	if m := reLeadingEnum.FindStringSubmatch(desc); m != nil { // yq: "[auto|a|yaml|y] output format"
+		return splitEnum(m[1]+m[2], "|")
+	}
+	if m := rePossible.FindStringSubmatch(desc); m != nil {
+		return splitEnum(m[1], ",")
+	}
+	if _, list, ok := strings.Cut(desc, "Possible values: - "); ok {
+		var out []string
+		for _, m := range reEnumItem.FindAllStringSubmatch("- "+list, -1) {
+			out = append(out, m[1])
+		}
+		if len(out) > 1 {
+			return out
+		}
+	}
+	if m := reOneOf.FindStringSubmatch(desc); m != nil {
+		list := strings.TrimRight(m[1], ".")
+		for _, sep := range []string{" or ", " and ", "|", "/"} {
+			list = strings.ReplaceAll(list, sep, ",")
+		}
+		vals := splitEnum(strings.Map(func(r rune) rune {
+			if r == '"' || r == '\'' || r == '`' {
+				return -1
+			}
+			return r
+		}, list), ",")
+		if len(vals) > 1 {
+			return vals
+		}
+	}
+	return nil
+}

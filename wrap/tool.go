@@ -1,0 +1,285 @@
+package wrap
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// tool is a drafted tool, in the order its JSON is written.
+type tool struct {
+	Name        string            `json:"name"`
+	Description string            `json:"description"`
+	Command     []string          `json:"command"`
+	Inputs      map[string]*input `json:"inputs,omitempty"`
+	ReadOnly    *bool             `json:"readOnly,omitempty"`
+}
+
+// input is a drafted input of a tool.
+type input struct {
+	Type        string   `json:"type,omitempty"`
+	Items       string   `json:"items,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Required    bool     `json:"required,omitempty"`
+	Enum        []string `json:"enum,omitempty"`
+	Flag        string   `json:"flag,omitempty"`
+}
+
+// toolName names the tool of a command: the program's and subcommands'
+// names joined by '_', other characters than letters, digits and '-' as
+// '_', at most 64 bytes.
+func (d *drafter) toolName(path []string) string {
+	parts := append([]string{filepath.Base(d.prog)}, path...)
+	var b strings.Builder
+	for _, p := range parts {
+		for _, r := range p {
+			switch {
+			case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9', r == '-':
+				b.WriteRune(r)
+			default:
+				b.WriteByte('_')
+			}
+		}
+		b.WriteByte('_')
+	}
+	name := strings.Trim(b.String(), "_")
+	if len(name) > 64 {
+		name = name[:64]
+	}
+	return name
+}
+
+// tool drafts the tool of a command without subcommands.
+func (d *drafter) tool(n *node) {
+	h := n.help
+	line := d.cmdline(n.path)
+	name := d.toolName(n.path)
+	for i := 2; d.names[name]; i++ {
+		name = fmt.Sprintf("%s_%d", d.toolName(n.path), i)
+	}
+	t := tool{Name: name, Description: toolDescription(n, line), Command: []string{d.programPath()}, Inputs: map[string]*input{}}
+	if n.writes {
+		t.ReadOnly = new(bool)
+	}
+	var counts typeCounts
+	// The flags of each command on the path, after its name, unless the
+	// command's own help lists those it inherits.
+	levels := append(slices.Clone(n.parents), n)
+	for i, lvl := range levels {
+		if i > 0 {
+			t.Command = append(t.Command, lvl.path[len(lvl.path)-1])
+		}
+		fs := lvl.help.flags
+		switch {
+		case lvl != n && h.layout.subflagsInherit:
+			continue
+		case lvl == n:
+			// Cobra's "Global Flags", urfave/cli v3's "GLOBAL OPTIONS" (a
+			// root's own flags, when the root is the tool).
+			fs = append(slices.Clone(fs), lvl.help.inherited...)
+		}
+		for _, f := range fs {
+			d.addFlag(&t, h.layout, f, line, &counts)
+		}
+	}
+	positionals := usageArgs(h.usage, h.layout, len(n.path))
+	if len(positionals) == 0 {
+		positionals = h.args
+	} else {
+		for i, p := range positionals {
+			if j := slices.IndexFunc(h.args, func(a arg) bool { return a.name == p.name }); j >= 0 {
+				positionals[i].desc = h.args[j].desc
+			}
+		}
+	}
+	if len(positionals) == 0 && h.usage == "" && (h.layout.name == "Go flag" || h.layout == fallback) {
+		positionals = []arg{{name: "args", array: true}}
+		d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s args: a list of positional arguments, as the help shows no usage line", line))
+	}
+	if len(positionals) > 0 && h.layout.dashdash {
+		t.Command = append(t.Command, "--")
+	}
+	for _, p := range positionals {
+		name := p.name
+		if t.Inputs[name] != nil {
+			name += "_arg"
+		}
+		if t.Inputs[name] != nil {
+			continue
+		}
+		in := &input{Description: p.desc, Required: p.required}
+		if p.array {
+			in.Type = "array"
+			counts.lists++
+		} else {
+			counts.strings++
+		}
+		t.Inputs[name] = in
+		t.Command = append(t.Command, "{"+name+"}")
+		counts.positionals++
+	}
+	if len(t.Inputs) == 0 {
+		t.Inputs = nil
+	}
+	d.names[name] = true
+	d.tools = append(d.tools, t)
+	d.res.Recognised = append(d.res.Recognised, fmt.Sprintf("%s: %s help; tool %s: %s", line, h.layout.name, name, counts))
+	for _, u := range h.unread {
+		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: this flag line could not be read", line, u))
+	}
+}
+
+// programPath is the program as the manifest names it: as given, or
+// relative to the manifest's directory when given as a relative path.
+func (d *drafter) programPath() string {
+	p := d.prog
+	if filepath.IsAbs(p) || !strings.ContainsRune(p, filepath.Separator) && !strings.ContainsRune(p, '/') {
+		return p
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	dir := d.opts.ManifestDir
+	if dir == "" {
+		dir = "."
+	}
+	dir, _ = filepath.Abs(dir)
+	rel, err := filepath.Rel(dir, abs)
+	if err != nil {
+		return abs
+	}
+	if !strings.HasPrefix(rel, ".") {
+		rel = "." + string(filepath.Separator) + rel
+	}
+	return filepath.ToSlash(rel)
+}
+
+func toolDescription(n *node, line string) string {
+	desc := n.summary
+	if about := n.help.about; len(about) > len(desc) && !strings.HasPrefix(strings.ToLower(about), "usage") {
+		desc = about
+	}
+	desc = strings.TrimSpace(desc)
+	if len(desc) > 1000 {
+		desc = desc[:997] + "..."
+	}
+	if desc == "" {
+		desc = "Run " + line + "."
+	}
+	return desc
+}
+
+type typeCounts struct {
+	booleans, strings, integers, numbers, enums, lists, positionals int
+}
+
+func (c typeCounts) String() string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{c.booleans, "boolean"}, {c.strings, "string"}, {c.integers, "integer"}, {c.numbers, "number"},
+		{c.enums, "enum"}, {c.lists, "list"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
+		}
+	}
+	n := c.booleans + c.strings + c.integers + c.numbers + c.enums + c.lists
+	s := plural(n, "input")
+	if len(parts) > 0 {
+		s += " (" + strings.Join(parts, ", ") + ")"
+	}
+	if c.positionals > 0 {
+		s += fmt.Sprintf(", %s of them positional", strconv.Itoa(c.positionals))
+	}
+	return s
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// addFlag adds a flag to the tool as an input, or reports why not.
+func (d *drafter) addFlag(t *tool, l *layout, f option, line string, counts *typeCounts) {
+	spell := strings.Join(f.names, "/")
+	if f.skip != "" {
+		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: %s", line, spell, f.skip))
+		return
+	}
+	if why := riskyFlag(f); why != "" {
+		d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s %s: may write or run commands (%s); to offer it, add an input to %s by hand", line, spell, why, t.Name))
+		return
+	}
+	name := strings.TrimLeft(f.spelling, "-")
+	if !validName(name) {
+		name = inputName(name)
+	}
+	if name == "" {
+		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: no input name can be made of it", line, spell))
+		return
+	}
+	if t.Inputs[name] != nil {
+		return // a parent's flag of the same name: the command's own wins
+	}
+	in := &input{Type: f.typ, Description: f.desc}
+	if in.Type == "string" {
+		in.Type = ""
+	}
+	// The default goes into the description, not into "default": a
+	// declared default is passed on every call, and a program may refuse
+	// a flag given at its default value (fd's --batch-size wants
+	// --exec-batch) or compute it (a number of CPUs, the current directory).
+	if f.hasDef && f.def != "" && !strings.Contains(strings.ToLower(f.desc), "default") {
+		in.Description = strings.TrimSpace(in.Description + " Default: " + f.def + ".")
+	}
+	switch {
+	case f.array:
+		in.Type, in.Items = "array", itemType(f.typ)
+		counts.lists++
+	case len(f.enum) > 0:
+		in.Enum = f.enum
+		counts.enums++
+	case f.typ == "boolean":
+		counts.booleans++
+	case f.typ == "integer":
+		counts.integers++
+	case f.typ == "number":
+		counts.numbers++
+	default:
+		counts.strings++
+	}
+	long := strings.HasPrefix(f.spelling, "--") || len(f.spelling) > 2
+	switch {
+	case f.typ == "boolean" && l.boolValue:
+		in.Flag = f.spelling + "="
+	case f.typ == "boolean":
+		in.Flag = f.spelling
+	case long || l.shortEquals:
+		in.Flag = f.spelling + "="
+	default:
+		in.Flag = f.spelling
+	}
+	if f.guess != "" {
+		d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s %s: %s", line, f.spelling, f.guess))
+	}
+	t.Inputs[name] = in
+	t.Command = append(t.Command, "{"+name+"}")
+}
+
+func itemType(typ string) string {
+	if typ == "integer" || typ == "number" {
+		return typ
+	}
+	return "" // string, the default
+}
+
+// validName reports whether s can be an input's name as it is.
+func validName(s string) bool {
+	return s != "" && len(s) <= 64 && inputName(s) == strings.ToLower(s) && !('0' <= s[0] && s[0] <= '9')
+}
