@@ -124,3 +124,17 @@ func lineDiff(a, b string) string {
 	sort.Stable(sort.StringSlice(out))
 	return strings.Join(out, "\n")
 }
+
+// TestColoursAndTabs reads help printed with colour codes, carriage
+// returns and tabs as if printed plainly.
+func TestColoursAndTabs(t *testing.T) {
+	plain := "Usage: tool [OPTIONS] <file>\n\nOptions:\n  -n, --lines <N>  how many lines\n  -h, --help       Print help\n"
+	coloured := "\x1b[1;4mUsage:\x1b[0m tool [OPTIONS] <file>\r\n\r\n\x1b[1mOptions:\x1b[0m\r\n  \x1b[1m-n\x1b[0m, \x1b[1m--lines\x1b[0m <N>\thow many lines\r\n  -h, --help       Print help\r\n"
+	want := dump(parseHelp(plain))
+	if got := dump(parseHelp(coloured)); got != want {
+		t.Errorf("coloured help read as\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(want, "layout: clap\n") || !strings.Contains(want, "flag: -n --lines integer (guessed)\n") {
+		t.Errorf("plain help read as\n%s", want)
+	}
+}
