@@ -34,8 +34,9 @@ type Tool struct {
 	// Command is the command's path below the root, such as "check" or
 	// "db status"; "" is the root's own Action.
 	Command string
-	// Name is the tool's name after Options.Prefix. Default: Command with
-	// spaces and '-' turned into '_' (the root's name for "").
+	// Name is the tool's name after Options.Prefix. Default: the
+	// command's path, its names rather than aliases, with each character
+	// other than a letter or digit turned into '_' (the root's name for "").
 	Name string
 	// Title and Description default to the command's Usage, and its
 	// Usage and Description.

@@ -433,3 +433,28 @@ func TestOtherValueTypes(t *testing.T) {
 		t.Errorf("isError %v, %s; want %s", res.IsError, got, want)
 	}
 }
+
+// TestToolNames: a command's name may hold characters a tool name may
+// not; they become '_'. A name that is still not valid (too long) is
+// refused when the tools are added, saying what to set.
+func TestToolNames(t *testing.T) {
+	newRoot := func() *cobra.Command {
+		root := &cobra.Command{Use: "demo"}
+		db := &cobra.Command{Use: "db"}
+		db.AddCommand(&cobra.Command{Use: "migrate:status", Aliases: []string{"ms"}, Run: func(cmd *cobra.Command, _ []string) { cmd.Print("ok") }})
+		root.AddCommand(db)
+		return root
+	}
+	c := connect(t, newRoot, Options{Prefix: "x_", Tools: []Tool{{Command: "db ms", Name: "st"}, {Command: "db migrate:status"}}})
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) != 2 || tools[0].Name != "x_st" || tools[1].Name != "x_db_migrate_status" {
+		t.Errorf("tools %+v", tools)
+	}
+	err = AddTools(mcp.NewServer(mcp.Implementation{Name: "x", Version: "1"}, nil), newRoot, Options{Prefix: strings.Repeat("p", 60), Tools: []Tool{{Command: "db ms"}}})
+	if want := `cobraadapter: "` + strings.Repeat("p", 60) + `db_migrate_status", the tool name of "db ms", is not 1 to 64 letters, digits, '_' or '-'; set its Tool.Name, or another Options.Prefix`; err == nil || err.Error() != want {
+		t.Errorf("a long name: %v\nwant %s", err, want)
+	}
+}

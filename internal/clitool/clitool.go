@@ -147,10 +147,20 @@ func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
 	t := &tool{r: r, spec: spec, path: cmd.Path, flags: map[string]Flag{}, defaults: map[string][]string{}}
 	name := spec.Name
 	if name == "" {
-		name = strings.NewReplacer(" ", "_", "-", "_").Replace(strings.Join(cmd.Path, " "))
+		name = strings.Join(cmd.Path, " ")
 		if name == "" {
 			name = r.app.Name
 		}
+		// What a tool name may not hold, such as the ':' of "db:migrate".
+		name = strings.Map(func(c rune) rune {
+			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+				return c
+			}
+			return '_'
+		}, name)
+	}
+	if !mcp.ValidToolName(r.opts.Prefix + name) {
+		return nil, fmt.Errorf("%s: %q, the tool name of %q, is not 1 to 64 letters, digits, '_' or '-'; set its Tool.Name, or another Options.Prefix", pkg, r.opts.Prefix+name, spec.Command)
 	}
 	props := map[string]any{}
 	var required []string
