@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 
 	"github.com/mcpship/mcpship/mcp"
 )
@@ -45,8 +47,23 @@ func printTools(w io.Writer, init *mcp.InitializeResult, tools []mcp.Tool) error
 			b.WriteString("    hints: " + h + "\n")
 		}
 	}
-	_, err := w.Write(b.Bytes())
+	_, err := io.WriteString(w, printable(b.String()))
 	return err
+}
+
+// printable returns s with each control character but the newline
+// written as its Go escape (\x1b), so that what a server says of itself
+// cannot move the cursor or recolour the terminal.
+func printable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r != '\n' && unicode.IsControl(r) {
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // schema is the part of an input's JSON Schema that tools shows.

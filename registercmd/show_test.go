@@ -131,3 +131,25 @@ func TestArguments(t *testing.T) {
 		t.Errorf("no arguments: got %s, %v", got, err)
 	}
 }
+
+// TestPrintToolsControlCharacters: what a server says of its tools is
+// printed with its control characters escaped, so that it cannot move the
+// cursor, recolour or retitle the terminal.
+func TestPrintToolsControlCharacters(t *testing.T) {
+	init := &mcp.InitializeResult{ProtocolVersion: "2025-06-18", ServerInfo: mcp.Implementation{Name: "evil\x1b]0;title\x07", Version: "1"}}
+	tools := []mcp.Tool{{Name: "\x1b[31mred", Description: "clears\x1b[2J\rthe screen\tü",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"a\u001b[1m": {"type": "string", "description": "x\u009by"}}}`)}}
+	var b bytes.Buffer
+	if err := printTools(&b, init, tools); err != nil {
+		t.Fatal(err)
+	}
+	want := `evil\x1b]0;title\a 1 (protocol 2025-06-18): 1 tool
+
+\x1b[31mred
+    clears\x1b[2J the screen ü
+    a\x1b[1m  string  x\u009by
+`
+	if got := b.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
