@@ -37,12 +37,7 @@ func sharedApp(newApp func() *cli.App) clitool.App {
 		cmd := &clitool.Command{Usage: app.Usage, Description: app.Description, ArgsUsage: app.ArgsUsage, Flags: flags(app.Flags)}
 		cmds := app.Commands
 		for _, name := range path {
-			var c *cli.Command
-			for _, x := range cmds {
-				if x.HasName(name) {
-					c = x
-				}
-			}
+			c := find(cmds, name)
 			if c == nil {
 				return nil, clitool.NoCommand(a, strings.Join(path, " "), name, names(cmds))
 			}
@@ -52,8 +47,9 @@ func sharedApp(newApp func() *cli.App) clitool.App {
 		}
 		return cmd, nil
 	}
-	a.Run = func(ctx context.Context, argv []string, stdout, stderr io.Writer) error {
+	a.Run = func(ctx context.Context, path, argv []string, stdout, stderr io.Writer) error {
 		app := newApp()
+		noSubcommands(app, path)
 		if app.Compiled.IsZero() {
 			app.Compiled = compiled
 		}
@@ -65,6 +61,31 @@ func sharedApp(newApp func() *cli.App) clitool.App {
 		return app.RunContext(ctx, argv)
 	}
 	return a
+}
+
+// noSubcommands takes the subcommands off the command at path: urfave/cli
+// runs the subcommand that a positional argument names, even after "--".
+func noSubcommands(app *cli.App, path []string) {
+	cmds := &app.Commands
+	for _, name := range path {
+		c := find(*cmds, name)
+		if c == nil {
+			return // a tree unlike the first: urfave/cli will say so
+		}
+		cmds = &c.Subcommands
+	}
+	*cmds = nil
+}
+
+// find returns the first command of cmds that has name, the one
+// urfave/cli runs, or nil.
+func find(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
 }
 
 func names(cmds []*cli.Command) []string {

@@ -438,3 +438,37 @@ func TestFlagFromEnvKeepsItsVariable(t *testing.T) {
 		t.Errorf("a call without flags printed %q, want the variable's endpoint and the default retries", got)
 	}
 }
+
+// TestArgumentNamingASubcommand: a positional argument that names a
+// subcommand of the tool's command is an argument, never that subcommand,
+// which is not the tool and may be a write-side one that is not served.
+func TestArgumentNamingASubcommand(t *testing.T) {
+	newApp := func() *cli.App {
+		return &cli.App{Name: "demo", Action: func(c *cli.Context) error {
+			fmt.Fprintf(c.App.Writer, "demo %q", c.Args().Slice())
+			return nil
+		}, Commands: []*cli.Command{{
+			Name:   "db",
+			Action: func(c *cli.Context) error { fmt.Fprintf(c.App.Writer, "db %q", c.Args().Slice()); return nil },
+			Subcommands: []*cli.Command{{Name: "drop", Aliases: []string{"rm"}, Action: func(c *cli.Context) error {
+				fmt.Fprint(c.App.Writer, "DROPPED")
+				return nil
+			}}},
+		}}}
+	}
+	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "db"}, {Command: ""}, {Command: "db drop", Write: true}}})
+	for _, tc := range []struct {
+		tool string
+		args []string
+		want string
+	}{
+		{"db", []string{"drop"}, `db ["drop"]`},
+		{"db", []string{"rm", "x"}, `db ["rm" "x"]`},
+		{"demo", []string{"db", "drop"}, `demo ["db" "drop"]`},
+	} {
+		res := call(t, c, tc.tool, map[string]any{"args": tc.args})
+		if got := res.Content[0].Text; res.IsError || got != tc.want {
+			t.Errorf("%s %q: isError %v, %q; want %q", tc.tool, tc.args, res.IsError, got, tc.want)
+		}
+	}
+}

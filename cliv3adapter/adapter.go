@@ -28,12 +28,7 @@ func sharedApp(newRoot func() *cli.Command) clitool.App {
 		var inherited []clitool.Flag // the flags of the parents that apply to cmd
 		out := &clitool.Command{}
 		for _, name := range path {
-			var next *cli.Command
-			for _, c := range cmd.Commands {
-				if c.HasName(name) {
-					next = c
-				}
-			}
+			next := cmd.Command(name) // the first of that name, as urfave/cli runs
 			if next == nil {
 				var have []string
 				for _, c := range cmd.Commands {
@@ -49,8 +44,19 @@ func sharedApp(newRoot func() *cli.Command) clitool.App {
 		out.Flags = append(flags(allFlags(cmd), true), inherited...)
 		return out, nil
 	}
-	a.Run = func(ctx context.Context, argv []string, stdout, stderr io.Writer) error {
+	a.Run = func(ctx context.Context, path, argv []string, stdout, stderr io.Writer) error {
 		root := newRoot()
+		// urfave/cli runs the subcommand that a positional argument
+		// names, even after "--"; the command of the call has none.
+		cmd := root
+		for _, name := range path {
+			if cmd != nil {
+				cmd = cmd.Command(name)
+			}
+		}
+		if cmd != nil { // else a tree unlike the first: urfave/cli will say so
+			cmd.Commands = nil
+		}
 		root.Reader = strings.NewReader("") // never the protocol stream
 		root.Writer, root.ErrWriter = stdout, stderr
 		root.ExitErrHandler = func(context.Context, *cli.Command, error) {} // never os.Exit

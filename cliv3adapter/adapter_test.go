@@ -374,3 +374,41 @@ func TestMutuallyExclusiveFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestArgumentNamingASubcommand: a positional argument that names a
+// subcommand of the tool's command is an argument, never that subcommand,
+// which is not the tool and may be a write-side one that is not served.
+func TestArgumentNamingASubcommand(t *testing.T) {
+	newRoot := func() *cli.Command {
+		return &cli.Command{Name: "demo", Action: func(_ context.Context, cmd *cli.Command) error {
+			fmt.Fprintf(cmd.Root().Writer, "demo %q", cmd.Args().Slice())
+			return nil
+		}, Commands: []*cli.Command{{
+			Name:  "db",
+			Flags: []cli.Flag{&cli.BoolFlag{Name: "all"}},
+			Action: func(_ context.Context, cmd *cli.Command) error {
+				fmt.Fprintf(cmd.Root().Writer, "db %q", cmd.Args().Slice())
+				return nil
+			},
+			Commands: []*cli.Command{{Name: "drop", Aliases: []string{"rm"}, Action: func(_ context.Context, cmd *cli.Command) error {
+				fmt.Fprint(cmd.Root().Writer, "DROPPED")
+				return nil
+			}}},
+		}}}
+	}
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "db"}, {Command: ""}, {Command: "db drop", Write: true}}})
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"db", map[string]any{"args": []string{"drop"}}, `db ["drop"]`},
+		{"db", map[string]any{"all": true, "args": []string{"rm", "x"}}, `db ["rm" "x"]`},
+		{"demo", map[string]any{"args": []string{"db", "drop"}}, `demo ["db" "drop"]`},
+	} {
+		res := call(t, c, tc.tool, tc.args)
+		if got := res.Content[0].Text; res.IsError || got != tc.want {
+			t.Errorf("%s %v: isError %v, %q; want %q", tc.tool, tc.args, res.IsError, got, tc.want)
+		}
+	}
+}

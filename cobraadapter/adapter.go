@@ -26,9 +26,9 @@ func sharedApp(newRoot func() *cobra.Command) clitool.App {
 	a.Find = func(path []string) (*clitool.Command, error) {
 		cmd := root
 		for _, name := range path {
-			var next *cobra.Command
+			var next *cobra.Command // the first of that name, as Cobra runs
 			for _, c := range cmd.Commands() {
-				if c.Name() == name || c.HasAlias(name) {
+				if next == nil && (c.Name() == name || c.HasAlias(name)) {
 					next = c
 				}
 			}
@@ -51,7 +51,8 @@ func sharedApp(newRoot func() *cobra.Command) clitool.App {
 		out.Flags = append(flags(cmd.LocalFlags()), flags(cmd.InheritedFlags())...)
 		return out, nil
 	}
-	a.Run = func(ctx context.Context, argv []string, stdout, stderr io.Writer) error {
+	// Cobra reads no subcommand after "--", so path needs no care.
+	a.Run = func(ctx context.Context, _, argv []string, stdout, stderr io.Writer) error {
 		root := newRoot()
 		root.SetArgs(argv[1:])
 		root.SetIn(strings.NewReader("")) // never the protocol stream

@@ -458,3 +458,30 @@ func TestToolNames(t *testing.T) {
 		t.Errorf("a long name: %v\nwant %s", err, want)
 	}
 }
+
+// TestArgumentNamingASubcommand: a positional argument that names a
+// subcommand of the tool's command is an argument, never that subcommand;
+// and of two commands of one name (an app's own "init" and the one
+// Commands adds after it), the tool is the first, the one Cobra runs.
+func TestArgumentNamingASubcommand(t *testing.T) {
+	newRoot := func() *cobra.Command {
+		root := &cobra.Command{Use: "demo"}
+		db := &cobra.Command{Use: "db", Run: func(cmd *cobra.Command, args []string) { cmd.Printf("db %q", args) }}
+		db.AddCommand(&cobra.Command{Use: "drop", Run: func(cmd *cobra.Command, _ []string) { cmd.Print("DROPPED") }})
+		root.AddCommand(db)
+		root.AddCommand(&cobra.Command{Use: "init", Run: func(cmd *cobra.Command, _ []string) { cmd.Print("the app's own init") }})
+		root.AddCommand(&cobra.Command{Use: "init", Short: "another", Run: func(cmd *cobra.Command, _ []string) { cmd.Print("another init") }})
+		return root
+	}
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "db"}, {Command: "init", NoArgs: true}}})
+	if res := call(t, c, "db", map[string]any{"args": []string{"drop"}}); res.IsError || res.Content[0].Text != `db ["drop"]` {
+		t.Errorf("db drop: %+v", res)
+	}
+	if res := call(t, c, "init", nil); res.IsError || res.Content[0].Text != "the app's own init" {
+		t.Errorf("init: %+v", res)
+	}
+	tools, err := c.ListTools(context.Background())
+	if err != nil || len(tools) != 2 || tools[1].Description != "" {
+		t.Fatalf("init's tool describes another command: %v", err)
+	}
+}

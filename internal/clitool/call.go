@@ -26,7 +26,7 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 		defer r.serial.Unlock()
 	}
 	out := toolresult.New(r.opts.MaxOutputBytes, r.app.Pkg+".Options.MaxOutputBytes")
-	runErr := r.app.Run(ctx, argv, &out.Stdout, &out.Stderr)
+	runErr := r.app.Run(ctx, t.path, argv, &out.Stdout, &out.Stderr)
 	code := r.exitCode(runErr)
 	okCodes := t.spec.OKExitCodes
 	if okCodes == nil {

@@ -65,9 +65,13 @@ type App struct {
 	// Find returns the command at path (names or aliases), or an error
 	// made with [NoCommand].
 	Find func(path []string) (*Command, error)
-	// Run runs argv (Name first) in a fresh app, with stdin empty and its
-	// output going to stdout and stderr, and returns what the app returned.
-	Run func(ctx context.Context, argv []string, stdout, stderr io.Writer) error
+	// Run runs argv (Name first, then path, the canonical names of the
+	// command the call is for) in a fresh app, with stdin empty and its
+	// output going to stdout and stderr, and returns what the app
+	// returned. The command must get all the positional arguments, even
+	// one that names one of its subcommands: that subcommand is not the
+	// tool, and may not be served.
+	Run func(ctx context.Context, path, argv []string, stdout, stderr io.Writer) error
 }
 
 // NoCommand is the error of App.Find for a path that names no command:
