@@ -582,3 +582,45 @@ func TestAddAsksOnATerminal(t *testing.T) {
 		t.Errorf("Claude Code's entry: %v", e)
 	}
 }
+
+// TestPackThenAdd closes the loop: the server.json that "mcpship pack"
+// writes, served by the fake registry, and its bundle, served by the fake
+// download host, are what add installs.
+func TestPackThenAdd(t *testing.T) {
+	hub := newFakeHub(t)
+	const name = "io.github.mcpship-tests/commitbrief"
+	out := t.TempDir()
+	pack := exec.Command(binPath, "pack", "--manifest", filepath.Join("..", "examples", "commitbrief", "mcpship.json"), "--out", out,
+		"--version", "3.1.0", "--description", "a code review as one tool", "--author", "mcpship tests",
+		"--registry-name", name, "--download-url", hub.URL+"/dl/")
+	if b, err := pack.CombinedOutput(); err != nil {
+		t.Fatalf("mcpship pack: %v\n%s", err, b)
+	}
+	serverJSON, err := os.ReadFile(filepath.Join(out, "server.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var server map[string]any
+	if err := json.Unmarshal(serverJSON, &server); err != nil {
+		t.Fatal(err)
+	}
+	bundles, _ := filepath.Glob(filepath.Join(out, "*.mcpb"))
+	for _, b := range bundles {
+		data, err := os.ReadFile(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hub.host(filepath.Base(b), data)
+	}
+	hub.answer(name, "3.1.0", server)
+
+	s := newAddSandbox(t, hub)
+	stdout, _ := s.must(t, "add", "--registry", hub.URL, name+"@3.1.0")
+	if !strings.Contains(stdout, "installed "+name+" 3.1.0 from the registry "+hub.URL+" (mcpb)") {
+		t.Errorf("add:\n%s", stdout)
+	}
+	stdout, _ = s.must(t, "doctor", "--name", "commitbrief")
+	if !strings.Contains(stdout, "ok      commitbrief") {
+		t.Errorf("doctor:\n%s", stdout)
+	}
+}
