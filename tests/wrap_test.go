@@ -425,8 +425,32 @@ func TestWrapClap(t *testing.T) {
 }
 
 func TestWrapPlainHelp(t *testing.T) {
+	// GNU grep: options as getopt_long prints them, types from placeholders.
+	grep, err := exec.LookPath("grep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := wrapDraft(t, "--", grep)
+	cmd, in, _ := d.tool(t, "grep")
+	wantInputs(t, "grep", in, map[string]map[string]any{
+		"max-count":   {"type": "integer", "flag": "--max-count="},
+		"ignore-case": {"type": "boolean", "flag": "--ignore-case"},
+		"no-filename": {"type": "boolean"}, // -h is not help here
+		"patterns":    {"required": true},
+		"file_arg":    {"type": "array"},
+		"NUM":         nil, // -NUM stands for -1, -2, ...
+	})
+	if got := cmd[len(cmd)-2:]; !reflect.DeepEqual(got, []string{"{patterns}", "{file_arg}"}) {
+		t.Errorf("grep: command ends %q: want no \"--\" (the plain layout does not know it ends options)", got)
+	}
+	file := writeFile(t, t.TempDir(), "hay.txt", "hay\nNeedle\nhay\nneedle\n")
+	out, isErr := d.call(t, "grep", map[string]any{"patterns": "needle", "ignore-case": true, "count": true, "file_arg": []string{file}})
+	if isErr || strings.TrimSpace(out) != "2" {
+		t.Errorf("grep: isError=%v, output %q, want 2", isErr, out)
+	}
+
 	goreleaser := wrapProgram(t, "goreleaser")
-	d := wrapDraft(t, "--", goreleaser)
+	d = wrapDraft(t, "--", goreleaser)
 	for _, name := range []string{"goreleaser_check", "goreleaser_healthcheck", "goreleaser_jsonschema"} {
 		d.tool(t, name)
 	}
@@ -438,12 +462,12 @@ func TestWrapPlainHelp(t *testing.T) {
 	if !strings.Contains(d.stderr, "goreleaser healthcheck --config: a switch, as the help shows no value after it") {
 		t.Errorf("the fallback's guess is not reported:\n%s", d.stderr)
 	}
-	cmd, _, _ := d.tool(t, "goreleaser_check")
+	cmd, _, _ = d.tool(t, "goreleaser_check")
 	if want := []string{goreleaser, "{verbose}", "check", "{quiet}", "{configuration_files}"}; !reflect.DeepEqual(cmd, want) {
 		t.Errorf("goreleaser_check: command %q, want %q (no \"--\" in the plain layout)", cmd, want)
 	}
 	bad := writeFile(t, t.TempDir(), "bad.yaml", "version: 2\nbogus_field: 1\n")
-	out, isErr := d.call(t, "goreleaser_check", map[string]any{"configuration_files": bad})
+	out, isErr = d.call(t, "goreleaser_check", map[string]any{"configuration_files": bad})
 	if !isErr || !strings.Contains(out, "field bogus_field not found") {
 		t.Errorf("goreleaser_check: isError=%v, want the unknown field:\n%s", isErr, out)
 	}

@@ -18,7 +18,7 @@ var leafHelps = map[string][]string{
 	"argparse":      {"argparse-yamllint", "argparse-reuse", "argparse-reuse-spdx"},
 	"click":         {"click-flask", "click-flask-routes", "click-black"},
 	"clap":          {"clap-fd", "clap-hyperfine", "clap2-hexyl"},
-	"plain":         {"plain-goreleaser", "plain-goreleaser-healthcheck"},
+	"plain":         {"plain-goreleaser", "plain-goreleaser-healthcheck", "plain-grep", "plain-sort"},
 }
 
 // mistyped are the flags whose type as read differs from what the
@@ -41,6 +41,16 @@ var mistyped = map[string]string{
 	"clap2-hexyl --skip":                    "a byte count with an optional unit: a string",
 	"clap2-hexyl --display-offset":          "a byte count with an optional unit: a string",
 	"plain-goreleaser-healthcheck --config": "a path: a string (Charm's fang prints no placeholders)",
+	"plain-grep --regexp":                   "repeatable: a list of patterns",
+	"plain-grep --file":                     "repeatable: a list of files",
+	"plain-grep --include":                  "repeatable: a list of globs",
+	"plain-grep --exclude":                  "repeatable: a list of globs",
+	"plain-grep --exclude-from":             "repeatable: a list of files",
+	"plain-grep --exclude-dir":              "repeatable: a list of globs",
+	"plain-sort --batch-size":               "an integer (NMERGE)",
+	"plain-sort --check":                    "-c and -C are switches; --check takes an optional value",
+	"plain-sort --key":                      "repeatable: a list of KEYDEFs",
+	"plain-sort --temporary-directory":      "repeatable: a list of directories",
 }
 
 // wantCorrect pins the figures docs/wrap.md reports: per layout, flags
@@ -53,7 +63,7 @@ var wantCorrect = map[string][2]int{
 	"argparse":      {12, 12},
 	"click":         {27, 29},
 	"clap":          {60, 73},
-	"plain":         {3, 4},
+	"plain":         {67, 79},
 }
 
 // TestTypingAccuracy counts, per help layout, the flags of real programs'

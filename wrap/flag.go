@@ -27,7 +27,7 @@ func readFlags(l *layout, lines []string) ([]option, []string) {
 	var out []option
 	var unread []string
 	for _, e := range entries(lines, true) {
-		if e.head == "-" { // argparse: "-  read from standard input"
+		if e.head == "-" || isPlaceholderFlag(e.head) { // argparse's "-" (stdin); grep's "-NUM"
 			continue
 		}
 		f, ok := parseFlag(l, e)
@@ -43,13 +43,21 @@ func readFlags(l *layout, lines []string) ([]option, []string) {
 	return out, unread
 }
 
+// isPlaceholderFlag reports whether a flag line stands for a family of
+// flags, as grep's "-NUM" does.
+func isPlaceholderFlag(head string) bool {
+	name := strings.TrimPrefix(strings.Fields(head)[0], "-")
+	return len(name) > 1 && strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
+}
+
 func (f *option) isHelp() bool {
+	desc := strings.ToLower(f.desc)
 	for _, n := range f.names {
-		switch n {
-		case "--help", "-help", "-h", "--version", "-version", "-V":
-			if n != "-h" || len(f.names) > 1 || strings.Contains(strings.ToLower(f.desc), "help") {
-				return true
-			}
+		switch {
+		case n == "--help" || n == "-help" || n == "--version" || n == "-version":
+			return true
+		case len(f.names) == 1 && (n == "-h" && strings.Contains(desc, "help") || n == "-V" && strings.Contains(desc, "version")):
+			return true // but not sort's -h, --human-numeric-sort or -V, --version-sort
 		}
 	}
 	return false

@@ -56,8 +56,8 @@ func parseHelp(text string) *help {
 					}
 					continue
 				}
-				if h.usage != "" && indentOf(line) == 0 {
-					break
+				if h.usage != "" && (indentOf(line) == 0 || strings.HasPrefix(strings.ToLower(t), "or:")) {
+					break // the end, or GNU's other forms ("  or:  sort --files0-from=F")
 				}
 				h.usage = strings.TrimSpace(h.usage + " " + t)
 			}
@@ -118,9 +118,14 @@ func aboutText(lines []string, afterUsage bool) string {
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
 		if !started {
+			// After the blank line that ends the usage, or at the first
+			// line at the margin (GNU: "Search for PATTERNS in each FILE.").
+			started = t == "" || indentOf(l) == 0 && !strings.HasPrefix(strings.ToLower(t), "or:")
 			if t == "" {
-				started = true
+				continue
 			}
+		}
+		if !started {
 			continue
 		}
 		if t == "" {
