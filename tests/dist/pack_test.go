@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"context"
 	"debug/macho"
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -131,35 +133,33 @@ func TestPackRelease(t *testing.T) {
 	}
 }
 
-// TestPackGoreleaserApp cuts a snapshot release of examples/goapp, a Go
-// app that serves its own tools, with the recipe in
-// examples/goapp/.goreleaser.yaml: a hook runs "go tool mcpship pack" over
-// the dist directory once the builds are done, and the bundles are
-// checksummed with the archives. The bundle for this machine is then
-// started as a host would and answers a tool call.
-func TestPackGoreleaserApp(t *testing.T) {
+// snapshot cuts a snapshot release, with GoReleaser and the recipe
+// examples/NAME/.goreleaser.yaml unchanged, of a scratch repository named
+// NAME holding files of examples/NAME and a go.mod that pins mcpship (the
+// one under test) as a library and as a tool, as the recipe says. It
+// returns the dist directory.
+func snapshot(t *testing.T, name string, files ...string) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("skipping the GoReleaser snapshot build in -short mode")
 	}
 	goreleaser := tool(t, "goreleaser")
 	src := source(t)
-	dir := filepath.Join(t.TempDir(), "goapp")
+	dir := filepath.Join(t.TempDir(), name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"main.go", ".goreleaser.yaml"} {
-		b, err := os.ReadFile(filepath.Join(src, "examples", "goapp", name))
+	for _, f := range append(files, ".goreleaser.yaml") {
+		b, err := os.ReadFile(filepath.Join(src, "examples", name, f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// The app's own module, which pins mcpship as a library and as a tool:
-	// here the mcpship under test.
-	gomod := fmt.Sprintf("module example.com/goapp\n\ngo 1.25.0\n\ntool github.com/mcpship/mcpship/cmd/mcpship\n\n"+
-		"require github.com/mcpship/mcpship v0.0.0\n\nreplace github.com/mcpship/mcpship => %s\n", src)
+	gomod := fmt.Sprintf("module example.com/%s\n\ngo 1.25.0\n\ntool github.com/mcpship/mcpship/cmd/mcpship\n\n"+
+		"require github.com/mcpship/mcpship v0.0.0\n\nreplace github.com/mcpship/mcpship => %s\n", name, src)
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -173,60 +173,97 @@ func TestPackGoreleaserApp(t *testing.T) {
 		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
 	}
 	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "goapp"},
-		{"tag", "v0.1.0"}, {"remote", "add", "origin", "https://github.com/example/goapp.git"},
+		{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", name},
+		{"tag", "v0.1.0"}, {"remote", "add", "origin", "https://github.com/example/" + name + ".git"},
 	} {
 		run(t, dir, gitEnv, "git", args...)
 	}
+	run(t, dir, nil, goreleaser, "check") // exits non-zero on deprecated settings too
 	var env []string
 	for _, k := range []string{"GITHUB_TOKEN", "GITLAB_TOKEN", "GITEA_TOKEN"} {
 		env = append(env, k+"=") // GoReleaser refuses more than one forge token
 	}
-	run(t, dir, nil, goreleaser, "check") // exits non-zero on deprecated settings too
 	start := time.Now()
 	run(t, dir, env, goreleaser, "release", "--snapshot", "--clean", "--skip=publish,sign,sbom,announce")
-	t.Logf("goreleaser release --snapshot: %v", time.Since(start).Round(time.Second))
+	t.Logf("goreleaser release --snapshot of %s: %v", name, time.Since(start).Round(time.Second))
+	return filepath.Join(dir, "dist")
+}
 
-	dist := filepath.Join(dir, "dist")
+// releasedBundles checks that the snapshot in dist holds a bundle of exe
+// per platform, each listed in checksums.txt, the macOS one universal; it
+// returns them by platform.
+func releasedBundles(t *testing.T, dist, exe string) map[string]string {
+	t.Helper()
 	sums := checksums(t, filepath.Join(dist, "checksums.txt"))
-	bundles, err := filepath.Glob(filepath.Join(dist, "mcpb", "*.mcpb"))
+	files, err := filepath.Glob(filepath.Join(dist, "mcpb", "*.mcpb"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, b := range bundles {
+	bundles := map[string]string{}
+	for _, b := range files {
 		name := filepath.Base(b)
 		fields := strings.Split(strings.TrimSuffix(name, ".mcpb"), "_")
-		got = append(got, strings.Join(fields[len(fields)-2:], "_"))
+		p := strings.Join(fields[len(fields)-2:], "_")
+		bundles[p] = b
 		if sums[name] != sha256File(t, b) {
 			t.Errorf("checksums.txt says %q for %s, its SHA-256 is %s", sums[name], name, sha256File(t, b))
 		}
 		fi, _ := os.Stat(b)
-		files, m := readBundle(t, b)
+		contents, m := readBundle(t, b)
 		t.Logf("%s: %d bytes, %d tools", name, fi.Size(), len(m.Tools))
-		if !slices.Equal(m.Server.MCPConfig.Args, []string{"mcp"}) || !slices.ContainsFunc(m.Tools, func(tl mcpb.Tool) bool { return tl.Name == "goapp_count" }) {
-			t.Errorf("%s: args %q, tools %v; want goapp mcp serving goapp_count", name, m.Server.MCPConfig.Args, m.Tools)
-		}
-		if strings.HasSuffix(name, "_darwin_all.mcpb") {
-			ff, err := macho.NewFatFile(bytes.NewReader(files["server/goapp"]))
+		if p == "darwin_all" {
+			ff, err := macho.NewFatFile(bytes.NewReader(contents["server/"+exe]))
 			if err != nil || len(ff.Arches) != 2 {
-				t.Errorf("%s: server/goapp is not a universal binary of two CPUs: %v", name, err)
+				t.Errorf("%s: server/%s is not a universal binary of two CPUs: %v", name, exe, err)
 			}
 		}
 	}
-	if !slices.Equal(got, bundlePlatforms) {
+	if got := slices.Sorted(maps.Keys(bundles)); !slices.Equal(got, bundlePlatforms) {
 		t.Fatalf("the release holds bundles for %v, want %v (checksums.txt: %v)", got, bundlePlatforms, slices.Sorted(maps.Keys(sums)))
 	}
+	// server.json for the MCP Registry: an mcpb package per bundle.
+	data, err := os.ReadFile(filepath.Join(dist, "mcpb", "server.json"))
+	if err != nil {
+		t.Fatalf("the recipe wrote no server.json: %v", err)
+	}
+	var server struct {
+		Packages []struct {
+			RegistryType string `json:"registryType"`
+			Identifier   string `json:"identifier"`
+			FileSha256   string `json:"fileSha256"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal(data, &server); err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]string{}
+	for _, p := range server.Packages {
+		if p.RegistryType == "mcpb" {
+			listed[path.Base(p.Identifier)] = p.FileSha256
+		}
+	}
+	for _, b := range bundles {
+		if listed[filepath.Base(b)] != sha256File(t, b) {
+			t.Errorf("server.json lists %s with SHA-256 %q, want %s", filepath.Base(b), listed[filepath.Base(b)], sha256File(t, b))
+		}
+	}
+	return bundles
+}
 
+// startBundle installs the bundle for this machine as a host does (open,
+// unpack, the command from mcp_config) and returns a client that has
+// completed the handshake with it.
+func startBundle(t *testing.T, bundles map[string]string) *mcp.Client {
+	t.Helper()
 	host := runtime.GOOS + "_" + runtime.GOARCH
 	if runtime.GOOS == "darwin" {
 		host = "darwin_all"
 	}
-	i := slices.Index(got, host)
-	if i < 0 || runtime.GOOS == "windows" {
+	file, ok := bundles[host]
+	if !ok || runtime.GOOS == "windows" {
 		t.Skipf("no bundle to start on %s", host)
 	}
-	b, err := mcpb.Open(bundles[i], "", nil)
+	b, err := mcpb.Open(file, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,25 +272,43 @@ func TestPackGoreleaserApp(t *testing.T) {
 	if err := b.Unpack(installed); err != nil {
 		t.Fatal(err)
 	}
-	command, args, cenv, err := b.Manifest.Launch(installed, mcpb.Platform(runtime.GOOS), nil)
+	command, args, env, err := b.Manifest.Launch(installed, mcpb.Platform(runtime.GOOS), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := execCommand(command, args, cenv)
-	c, err := mcp.StartCommand(cmd, &mcp.ClientOptions{Info: mcp.Implementation{Name: "dist-test", Version: "1"}, TerminateTimeout: time.Second})
+	c, err := mcp.StartCommand(execCommand(command, args, env), &mcp.ClientOptions{Info: mcp.Implementation{Name: "dist-test", Version: "1"}, TerminateTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := c.Initialize(ctx, ""); err != nil {
-		t.Fatalf("handshake with the installed bundle: %v\n%s", err, c.Stderr())
+		t.Fatalf("handshake with the installed bundle %s: %v\n%s", file, err, c.Stderr())
 	}
+	return c
+}
+
+// TestPackGoreleaserApp cuts a snapshot release of examples/goapp, a Go
+// app that serves its own tools, with its recipe: a hook runs "go tool
+// mcpship pack --app" over the dist directory once the builds are done,
+// and the bundles are checksummed with the archives. The bundle for this
+// machine, installed, answers a tool call.
+func TestPackGoreleaserApp(t *testing.T) {
+	bundles := releasedBundles(t, snapshot(t, "goapp", "main.go"), "goapp")
+	for _, b := range bundles {
+		_, m := readBundle(t, b)
+		if !slices.Equal(m.Server.MCPConfig.Args, []string{"mcp"}) || !slices.ContainsFunc(m.Tools, func(tl mcpb.Tool) bool { return tl.Name == "goapp_count" }) {
+			t.Errorf("%s: args %q, tools %v; want goapp mcp serving goapp_count", b, m.Server.MCPConfig.Args, m.Tools)
+		}
+	}
+	c := startBundle(t, bundles)
 	words := filepath.Join(t.TempDir(), "words.txt")
 	if err := os.WriteFile(words, []byte("one two three\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	res, err := c.CallTool(ctx, "goapp_count", map[string]any{"by": "words", "files": []string{words}})
 	if err != nil || res.IsError {
 		t.Fatalf("goapp_count: %v %+v\n%s", err, res, c.Stderr())
@@ -261,6 +316,31 @@ func TestPackGoreleaserApp(t *testing.T) {
 	counts, _ := res.StructuredContent.(map[string]any)["counts"].(map[string]any)
 	if n, _ := counts[words].(float64); n != 3 {
 		t.Errorf("goapp_count of three words gave %v", res.StructuredContent)
+	}
+}
+
+// TestPackGoreleaserManifest cuts a snapshot release of examples/rigor, a
+// manifest for a program not written in Go, with its recipe: GoReleaser
+// builds the mcpship that go.mod pins, and a hook runs "go tool mcpship
+// pack --manifest" over the dist directory. The bundle for this machine,
+// installed, lists rigor's tools.
+func TestPackGoreleaserManifest(t *testing.T) {
+	bundles := releasedBundles(t, snapshot(t, "rigor", "mcpship.json"), "mcpship")
+	for _, b := range bundles {
+		files, m := readBundle(t, b)
+		if m.Name != "rigor" || m.Description != "Type-check Ruby with Rigor. Needs rigor on PATH." {
+			t.Errorf("%s: name %q, description %q", b, m.Name, m.Description)
+		}
+		if _, ok := files["server/mcpship.json"]; !ok {
+			t.Errorf("%s holds no server/mcpship.json", b)
+		}
+	}
+	c := startBundle(t, bundles)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tools, err := c.ListTools(ctx)
+	if err != nil || len(tools) != 7 {
+		t.Fatalf("the installed bundle lists %d tools (%v), want rigor's 7", len(tools), err)
 	}
 }
 
