@@ -43,6 +43,7 @@ func sharedApp(newApp func() *cli.App) clitool.App {
 			}
 			cmd.Path = append(cmd.Path, c.Name)
 			cmd.Usage, cmd.Description, cmd.ArgsUsage, cmd.Flags = c.Usage, c.Description, c.ArgsUsage, flags(c.Flags)
+			cmd.RawArgs = c.SkipFlagParsing
 			cmds = c.Subcommands
 		}
 		return cmd, nil

@@ -472,3 +472,29 @@ func TestArgumentNamingASubcommand(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandThatReadsItsOwnFlags: a command with SkipFlagParsing gets its
+// arguments as they are, with no "--" before them, and no flag inputs.
+func TestCommandThatReadsItsOwnFlags(t *testing.T) {
+	newApp := func() *cli.App {
+		return &cli.App{Name: "demo", Commands: []*cli.Command{{
+			Name: "run", SkipFlagParsing: true, Flags: []cli.Flag{&cli.BoolFlag{Name: "quiet"}},
+			Action: func(c *cli.Context) error {
+				fmt.Fprintf(c.App.Writer, "%q", c.Args().Slice())
+				return nil
+			},
+		}}}
+	}
+	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "run"}}})
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"additionalProperties":false,"properties":{"args":{"description":"Arguments, each one argument, given to the command as they are; it reads its own flags.","items":{"type":"string"},"type":"array"}},"type":"object"}`
+	if got := string(tools[0].InputSchema); got != want {
+		t.Errorf("schema\n %s\nwant\n %s", got, want)
+	}
+	if res := call(t, c, "run", map[string]any{"args": []string{"ls", "-l"}}); res.IsError || res.Content[0].Text != `["ls" "-l"]` {
+		t.Errorf("run ls -l: %+v", res.Content)
+	}
+}

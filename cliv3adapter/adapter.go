@@ -40,7 +40,7 @@ func sharedApp(newRoot func() *cli.Command) clitool.App {
 			out.Path = append(out.Path, next.Name)
 			cmd = next
 		}
-		out.Usage, out.Description, out.ArgsUsage = cmd.Usage, cmd.Description, cmd.ArgsUsage
+		out.Usage, out.Description, out.ArgsUsage, out.RawArgs = cmd.Usage, cmd.Description, cmd.ArgsUsage, cmd.SkipFlagParsing
 		out.Flags = append(flags(allFlags(cmd), true), inherited...)
 		return out, nil
 	}

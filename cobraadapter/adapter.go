@@ -41,7 +41,7 @@ func sharedApp(newRoot func() *cobra.Command) clitool.App {
 			}
 			cmd = next
 		}
-		out := &clitool.Command{Usage: cmd.Short, Description: cmd.Long}
+		out := &clitool.Command{Usage: cmd.Short, Description: cmd.Long, RawArgs: cmd.DisableFlagParsing}
 		for c := cmd; c != root; c = c.Parent() {
 			out.Path = append([]string{c.Name()}, out.Path...)
 		}

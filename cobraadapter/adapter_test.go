@@ -485,3 +485,28 @@ func TestArgumentNamingASubcommand(t *testing.T) {
 		t.Fatalf("init's tool describes another command: %v", err)
 	}
 }
+
+// TestCommandThatReadsItsOwnFlags: a command with DisableFlagParsing gets
+// its arguments as they are, with no "--" before them, and no flag inputs.
+func TestCommandThatReadsItsOwnFlags(t *testing.T) {
+	newRoot := func() *cobra.Command {
+		root := &cobra.Command{Use: "demo"}
+		root.PersistentFlags().String("config", "", "")
+		run := &cobra.Command{Use: "run -- PROGRAM [ARG...]", DisableFlagParsing: true, Run: func(cmd *cobra.Command, args []string) { cmd.Printf("%q", args) }}
+		run.Flags().Bool("quiet", false, "")
+		root.AddCommand(run)
+		return root
+	}
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "run"}}})
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"additionalProperties":false,"properties":{"args":{"description":"Arguments, each one argument, given to the command as they are; it reads its own flags. Usage: -- PROGRAM [ARG...]","items":{"type":"string"},"type":"array"}},"type":"object"}`
+	if got := string(tools[0].InputSchema); got != want {
+		t.Errorf("schema\n %s\nwant\n %s", got, want)
+	}
+	if res := call(t, c, "run", map[string]any{"args": []string{"ls", "-l"}}); res.IsError || res.Content[0].Text != `["ls" "-l"]` {
+		t.Errorf("run ls -l: %+v", res.Content)
+	}
+}

@@ -13,7 +13,8 @@ import (
 // argv builds the command line of a call: the program's name and the
 // command's path, each flag given as --NAME=VALUE (a repeatable flag once
 // per item) in the order of their names, then "--" and the positional
-// arguments, so that no value can be read as a flag.
+// arguments, so that no value can be read as a flag (but for a command
+// that reads its own flags: Command.RawArgs).
 //
 // A flag whose value is its announced default is left out, as the call
 // most likely left it out and the server filled the default in: given, it
@@ -53,10 +54,10 @@ func (t *tool) argv(vals map[string]json.RawMessage) ([]string, error) {
 				return nil, fmt.Errorf("input %q: %v", t.args, err)
 			}
 		}
-		if len(args) > 0 {
+		if len(args) > 0 && !t.raw {
 			argv = append(argv, "--")
-			argv = append(argv, args...)
 		}
+		argv = append(argv, args...)
 	}
 	return argv, nil
 }

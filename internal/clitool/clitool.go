@@ -55,6 +55,11 @@ type Command struct {
 	Description string   // more: the tool's description follows Usage
 	ArgsUsage   string   // the positional arguments, for the args input
 	Flags       []Flag
+	// RawArgs marks a command that parses no flags, but reads its
+	// arguments itself (Cobra's DisableFlagParsing, urfave/cli's
+	// SkipFlagParsing): its tool has no flag inputs, and its positional
+	// arguments follow its path as they are, with no "--" before them.
+	RawArgs bool
 }
 
 // An App is what an adapter gives [AddTools]: the app's name, how to find
@@ -143,12 +148,13 @@ type tool struct {
 	// defaults are the announced defaults, as flagValues gives them.
 	defaults map[string][]string
 	args     string // the positional input, or ""
+	raw      bool   // Command.RawArgs
 	mcpTool  mcp.Tool
 }
 
 func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
 	pkg := r.app.Pkg
-	t := &tool{r: r, spec: spec, path: cmd.Path, flags: map[string]Flag{}, defaults: map[string][]string{}}
+	t := &tool{r: r, spec: spec, path: cmd.Path, flags: map[string]Flag{}, defaults: map[string][]string{}, raw: cmd.RawArgs}
 	name := spec.Name
 	if name == "" {
 		name = strings.Join(cmd.Path, " ")
@@ -169,7 +175,7 @@ func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
 	props := map[string]any{}
 	var required []string
 	for _, f := range cmd.Flags {
-		if f.Name == "help" || slices.Contains(spec.Exclude, f.Name) {
+		if cmd.RawArgs || f.Name == "help" || slices.Contains(spec.Exclude, f.Name) {
 			continue
 		}
 		s := f.schema()
@@ -210,6 +216,9 @@ func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
 			return nil, fmt.Errorf("%s: command %q has a flag named %q, the name of its positional input; set Tool.Args to another name", pkg, spec.Command, t.args)
 		}
 		d := "Positional arguments, each one argument; never read as flags."
+		if cmd.RawArgs {
+			d = "Arguments, each one argument, given to the command as they are; it reads its own flags."
+		}
 		if u := strings.TrimSpace(cmd.ArgsUsage); u != "" {
 			d += " Usage: " + u
 		}
