@@ -498,3 +498,35 @@ func TestCommandThatReadsItsOwnFlags(t *testing.T) {
 		t.Errorf("run ls -l: %+v", res.Content)
 	}
 }
+
+// TestMoreSliceFlags: urfave/cli v2's slices of unsigned integers and of
+// floats are array inputs, as in the other two adapters.
+func TestMoreSliceFlags(t *testing.T) {
+	newApp := func() *cli.App {
+		return &cli.App{Name: "demo", Commands: []*cli.Command{{
+			Name: "sum",
+			Flags: []cli.Flag{
+				&cli.UintSliceFlag{Name: "u", Value: cli.NewUintSlice(1)},
+				&cli.Uint64SliceFlag{Name: "u64"},
+				&cli.Float64SliceFlag{Name: "f"},
+			},
+			Action: func(c *cli.Context) error {
+				fmt.Fprint(c.App.Writer, c.UintSlice("u"), c.Uint64Slice("u64"), c.Float64Slice("f"))
+				return nil
+			},
+		}}}
+	}
+	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "sum", NoArgs: true}}})
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"additionalProperties":false,"properties":{"f":{"items":{"type":"number"},"type":"array"},"u":{"default":[1],"items":{"minimum":0,"type":"integer"},"type":"array"},"u64":{"items":{"minimum":0,"type":"integer"},"type":"array"}},"type":"object"}`
+	if got := string(tools[0].InputSchema); got != want {
+		t.Errorf("schema\n %s\nwant\n %s", got, want)
+	}
+	res := call(t, c, "sum", map[string]any{"u": []int{2, 3}, "u64": []int{4}, "f": []float64{0.5, 1e3}})
+	if got := res.Content[0].Text; res.IsError || got != "[2 3] [4] [0.5 1000]" {
+		t.Errorf("got %q", got)
+	}
+}

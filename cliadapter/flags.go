@@ -49,6 +49,21 @@ func flags(fs []cli.Flag) []clitool.Flag {
 			if f.Value != nil {
 				sf.Value = f.Value.Value()
 			}
+		case *cli.UintSliceFlag:
+			sf.Value = []uint(nil)
+			if f.Value != nil {
+				sf.Value = f.Value.Value()
+			}
+		case *cli.Uint64SliceFlag:
+			sf.Value = []uint64(nil)
+			if f.Value != nil {
+				sf.Value = f.Value.Value()
+			}
+		case *cli.Float64SliceFlag:
+			sf.Value = []float64(nil)
+			if f.Value != nil {
+				sf.Value = f.Value.Value()
+			}
 		default:
 			continue
 		}

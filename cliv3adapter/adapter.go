@@ -108,6 +108,9 @@ func flags(fs []cli.Flag, own bool) []clitool.Flag {
 		} else {
 			sf.Value = f.Get() // the default, in a tree not yet run
 		}
+		if s, ok := f.(*cli.StringFlag); ok {
+			sf.Path = s.TakesFile
+		}
 		if d, ok := f.(cli.DocGenerationFlag); ok {
 			sf.Usage, sf.FromEnv = d.GetUsage(), len(d.GetEnvVars()) > 0
 		}

@@ -438,3 +438,21 @@ func TestCommandThatReadsItsOwnFlags(t *testing.T) {
 		t.Errorf("run ls -l: %+v", res.Content)
 	}
 }
+
+// TestFileFlag: a string flag that TakesFile says it is a path.
+func TestFileFlag(t *testing.T) {
+	newRoot := func() *cli.Command {
+		return &cli.Command{Name: "demo", Commands: []*cli.Command{{
+			Name: "read", Flags: []cli.Flag{&cli.StringFlag{Name: "in", TakesFile: true, Usage: "input"}},
+			Action: func(context.Context, *cli.Command) error { return nil },
+		}}}
+	}
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "read", NoArgs: true}}})
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"additionalProperties":false,"properties":{"in":{"description":"input (a path)","type":"string"}},"type":"object"}`; string(tools[0].InputSchema) != want {
+		t.Errorf("schema\n %s\nwant\n %s", tools[0].InputSchema, want)
+	}
+}
