@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -256,14 +258,18 @@ func updateServerJSON(old []byte, s Server) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	pkgs, err := mergePackages(out, oldVersion, s)
-	if err != nil {
+	l := layoutOf(out)
+	pkgs, err := mergePackages(out, oldVersion, s, l)
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	if pkgs != nil {
+	case pkgs == nil:
+	case gjson.GetBytes(out, "packages").Exists():
 		if out, err = sjson.SetRawBytes(out, "packages", pkgs); err != nil {
 			return nil, err
 		}
+	default:
+		out = appendMember(out, "packages", pkgs, l)
 	}
 	if !json.Valid(out) { // sjson splices text; never write what does not parse
 		return nil, errors.New("updating server.json gave invalid JSON; please report this with the file")
@@ -275,10 +281,49 @@ func updateServerJSON(old []byte, s Server) ([]byte, error) {
 // ServerJSON (and so replaced on update).
 func managed(registryType string) bool { return registryType == "mcpb" || registryType == "go" }
 
+// A layout is how a server.json is laid out, so that what is added to it
+// looks like the rest.
+type layout struct {
+	compact bool   // all on one line
+	nl      string // "\n" or "\r\n"
+	key     string // the indentation of a top-level member, and of one level
+	elem    string // of an element of "packages"
+}
+
+func layoutOf(doc []byte) layout {
+	l := layout{compact: !bytes.Contains(bytes.TrimSpace(doc), []byte("\n")), nl: "\n", key: "  "}
+	if bytes.Contains(doc, []byte("\r\n")) {
+		l.nl = "\r\n"
+	}
+	if l.compact {
+		return layout{compact: true}
+	}
+	if v := gjson.GetBytes(doc, "name"); v.Exists() {
+		l.key = lineIndent(doc, v.Index)
+	}
+	l.elem = l.key + l.key
+	if a := gjson.GetBytes(doc, "packages").Array(); len(a) > 0 {
+		l.elem = lineIndent(doc, a[0].Index)
+	}
+	return l
+}
+
+// appendMember adds "key": raw as the last member of doc's object.
+func appendMember(doc []byte, key string, raw []byte, l layout) []byte {
+	end := bytes.LastIndexByte(doc, '}')
+	last := len(bytes.TrimRight(doc[:end], " \t\r\n"))
+	member := ",\n" + l.key + strconv.Quote(key) + ": "
+	if l.compact {
+		member = "," + strconv.Quote(key) + ":"
+	}
+	member = strings.ReplaceAll(member, "\n", l.nl)
+	return slices.Concat(doc[:last], []byte(member), raw, doc[last:])
+}
+
 // mergePackages returns the new "packages" array of doc (nil to leave it
 // as it is): the author's other packages as they were, the managed ones
 // updated, dropped or added.
-func mergePackages(doc []byte, oldVersion string, s Server) ([]byte, error) {
+func mergePackages(doc []byte, oldVersion string, s Server, l layout) ([]byte, error) {
 	arr := gjson.GetBytes(doc, "packages")
 	if !arr.Exists() && len(s.Packages) == 0 {
 		return nil, nil
@@ -286,24 +331,10 @@ func mergePackages(doc []byte, oldVersion string, s Server) ([]byte, error) {
 	if arr.Exists() && !arr.IsArray() {
 		return nil, errors.New("the existing server.json has \"packages\" that is not an array; fix it or move it away")
 	}
-	// Indentation: the array's elements, and one level.
-	elemIndent, unit := "    ", "  "
-	olds := arr.Array()
-	if len(olds) > 0 {
-		elemIndent = lineIndent(doc, olds[0].Index)
-	}
-	keyIndent := lineIndent(doc, gjson.GetBytes(doc, "version").Index)
-	if arr.Exists() {
-		keyIndent = lineIndent(doc, arr.Index)
-	}
-	if d := strings.TrimPrefix(elemIndent, keyIndent); d != elemIndent && d != "" {
-		unit = d
-	}
-
 	used := make([]bool, len(s.Packages))
 	var elems []string
 	insertAt := -1 // where new entries go: after the last managed one
-	for _, o := range olds {
+	for _, o := range arr.Array() {
 		typ := o.Get("registryType").String()
 		if !managed(typ) {
 			elems = append(elems, o.Raw)
@@ -327,30 +358,33 @@ func mergePackages(doc []byte, oldVersion string, s Server) ([]byte, error) {
 		if used[i] {
 			continue
 		}
-		b, err := marshal(p, elemIndent, unit)
+		b, err := marshal(p, l.elem, strings.TrimPrefix(l.elem, l.key))
 		if err != nil {
 			return nil, err
 		}
-		added = append(added, strings.TrimRight(string(b), "\n"))
+		added = append(added, strings.ReplaceAll(strings.TrimRight(string(b), "\n"), "\n", l.nl))
 	}
 	if insertAt < 0 {
 		insertAt = len(elems)
 	}
-	elems = append(elems[:insertAt], append(added, elems[insertAt:]...)...)
+	elems = slices.Insert(elems, insertAt, added...)
 
 	if len(elems) == 0 {
 		return []byte("[]"), nil
 	}
+	if l.compact {
+		return []byte("[" + strings.Join(elems, ",") + "]"), nil
+	}
 	var b strings.Builder
-	b.WriteString("[\n")
+	b.WriteString("[" + l.nl)
 	for i, e := range elems {
-		b.WriteString(elemIndent + e)
+		b.WriteString(l.elem + e)
 		if i < len(elems)-1 {
 			b.WriteString(",")
 		}
-		b.WriteString("\n")
+		b.WriteString(l.nl)
 	}
-	b.WriteString(keyIndent + "]")
+	b.WriteString(l.key + "]")
 	return []byte(b.String()), nil
 }
 

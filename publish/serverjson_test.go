@@ -98,30 +98,36 @@ func TestNewServerJSON(t *testing.T) {
 	golden(t, "new.golden.json", out)
 }
 
-// TestUpdateServerJSON updates an author's server.json to a new version:
-// the version and the bundles' URLs and hashes change; the author's
-// fields, their order and their layout stay; the npm package stays where
-// it was; the freebsd bundle, no longer built, goes; the windows bundle,
-// new, comes after the last bundle.
+// TestUpdateServerJSON updates authors' server.json files to a new
+// version. In testdata/update.before.json, the version and the bundles'
+// URLs and hashes change; the author's fields, their order and their
+// layout stay; the npm package stays where it was; the freebsd bundle, no
+// longer built, goes; the windows bundle, new, comes after the last
+// bundle. The others: a file without packages, one on one line, one with
+// tabs and CRLF line endings; what is added follows each one's layout.
 func TestUpdateServerJSON(t *testing.T) {
-	before, err := os.ReadFile(filepath.Join("testdata", "update.before.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	validate(t, before)
-	out, err := ServerJSON(before, rigorServer("1.1.0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	validate(t, out)
-	golden(t, "update.after.json", out)
+	for _, name := range []string{"update", "update-nopackages", "update-compact", "update-crlf"} {
+		t.Run(name, func(t *testing.T) {
+			before, err := os.ReadFile(filepath.Join("testdata", name+".before.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			validate(t, before)
+			out, err := ServerJSON(before, rigorServer("1.1.0"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			validate(t, out)
+			golden(t, name+".after.json", out)
 
-	again, err := ServerJSON(out, rigorServer("1.1.0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(again, out) {
-		t.Errorf("updating to the same version again changed the file:\n%s", again)
+			again, err := ServerJSON(out, rigorServer("1.1.0"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(again, out) {
+				t.Errorf("updating to the same version again changed the file:\n%s", again)
+			}
+		})
 	}
 }
 

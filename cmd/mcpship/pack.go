@@ -21,6 +21,8 @@ func packCommand() *cli.Command {
 			"The binaries come from a GoReleaser dist directory (--dist), from release archives checked\n" +
 			"against their checksums.txt (--release), from files (--binary), or are this mcpship (the default,\n" +
 			"for this machine only). Nothing is written unless every bundle can be made.\n" +
+			"With a GitHub --repository it also writes the MCP Registry's server.json; --claude-plugin and\n" +
+			"--gemini-extension write a Claude Code plugin and a Gemini CLI extension.\n" +
 			"docs/publish.md describes the bundles and a GoReleaser recipe.",
 		ArgsUsage: " ",
 		Flags: append([]cli.Flag{
