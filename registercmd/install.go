@@ -172,11 +172,15 @@ func offerPurge(c *cli.Context, name string) error {
 	if err != nil || r == nil {
 		return err
 	}
-	uses, err := Uses(c, func(e installer.Entry) bool { return installedAs([]*installed.Record{r}, e) != nil })
+	// Any entry that runs a version of the server's, not only the one
+	// recorded, keeps its files.
+	where := filepath.Join(root, name)
+	uses, err := Uses(c, func(e installer.Entry) bool {
+		return installedAs([]*installed.Record{r}, e) != nil || installed.Uses(where, e.Command, e.Args)
+	})
 	if err != nil {
 		return err
 	}
-	where := filepath.Join(root, name)
 	if len(uses) > 0 {
 		var in []string
 		for _, u := range uses {

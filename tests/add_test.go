@@ -631,3 +631,32 @@ func TestPackThenAdd(t *testing.T) {
 		t.Errorf("doctor:\n%s", stdout)
 	}
 }
+
+// TestAddKeepsAVersionStillInUse upgrades a server in one of the two
+// assistants it was added to: the older version's folder stays, since the
+// other still runs it, and add says so.
+func TestAddKeepsAVersionStillInUse(t *testing.T) {
+	b := exampleBundles(t)
+	hub := newFakeHub(t)
+	const name = "io.github.mcpship-tests/rigor"
+	hub.publish(name, "1.0.0", hub.host("r1.mcpb", b["rigor-1.0.0.mcpb"]), sha(b["rigor-1.0.0.mcpb"]))
+	s := newAddSandbox(t, hub)
+	s.must(t, "add", "--registry", hub.URL, "--client", "claude-code,cursor", name)
+	hub.publish(name, "1.1.0", hub.host("r2.mcpb", b["rigor-1.1.0.mcpb"]), sha(b["rigor-1.1.0.mcpb"]))
+	_, errOut := s.must(t, "add", "--registry", hub.URL, "--client", "claude-code", name)
+	dir1 := filepath.Join(s.serversDir(), "rigor", "1.0.0")
+	if !strings.Contains(errOut, "version 1.0.0 stays in "+dir1+": still registered with cursor user") {
+		t.Errorf("the second add:\n%s", errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir1, "server", "mcpship")); err != nil {
+		t.Errorf("version 1.0.0, which Cursor runs, is gone: %v", err)
+	}
+	// Nor does remove --purge delete it from under Cursor.
+	out, _ := s.must(t, "remove", "--name", "rigor", "--client", "claude-code", "--purge")
+	if !strings.Contains(out, "rigor's files stay in "+filepath.Join(s.serversDir(), "rigor")+": it is still registered with cursor user") {
+		t.Errorf("remove --purge:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir1, "server", "mcpship")); err != nil {
+		t.Errorf("remove --purge deleted version 1.0.0, which Cursor runs: %v", err)
+	}
+}
