@@ -124,15 +124,17 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	switch {
 	case in.entry.URL == "":
 		summary, err = registercmd.Check(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
-	case in.entry.Type == "sse":
-		summary = "not checked: mcpship checks streamable-HTTP servers only, and this one speaks SSE"
-	default:
+	case in.entry.Type != "sse":
 		summary, err = checkRemote(c.Context, in.entry.URL, in.entry.Headers, c.Duration("timeout"))
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
+	case summary == "":
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: not checked: mcpship checks streamable-HTTP servers only, and this one speaks SSE\n", c.App.Name)
+	default:
+		fmt.Fprintf(c.App.ErrWriter, "%s: ok: %s\n", c.App.Name, summary)
 	}
-	fmt.Fprintf(c.App.ErrWriter, "%s: ok: %s\n", c.App.Name, summary)
 	old, err := installed.Load(root, in.entry.Name)
 	if err != nil {
 		return err
