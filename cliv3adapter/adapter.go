@@ -67,6 +67,10 @@ func sharedApp(newRoot func() *cli.Command) clitool.App {
 		walk = func(c *cli.Command) {
 			c.DisableSliceFlagSeparator = true // each item is one value, commas and all
 			for _, sub := range c.Commands {
+				// A command with its own input or output (such as
+				// Writer: os.Stdout) would read or write the protocol
+				// stream while "mcp" serves: all use the root's.
+				sub.Reader, sub.Writer, sub.ErrWriter = nil, nil, nil
 				walk(sub)
 			}
 		}

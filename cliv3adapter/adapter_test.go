@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -454,5 +455,25 @@ func TestFileFlag(t *testing.T) {
 	}
 	if want := `{"additionalProperties":false,"properties":{"in":{"description":"input (a path)","type":"string"}},"type":"object"}`; string(tools[0].InputSchema) != want {
 		t.Errorf("schema\n %s\nwant\n %s", tools[0].InputSchema, want)
+	}
+}
+
+// TestCommandsWithTheirOwnOutput: a subcommand that set its own Writer
+// still writes into the call's result, never into the protocol stream.
+func TestCommandsWithTheirOwnOutput(t *testing.T) {
+	newRoot := func() *cli.Command {
+		return &cli.Command{Name: "demo", Commands: []*cli.Command{{
+			Name: "hello", Writer: os.Stdout, ErrWriter: os.Stderr,
+			Action: func(_ context.Context, cmd *cli.Command) error {
+				fmt.Fprintln(cmd.Writer, "hello")
+				fmt.Fprintln(cmd.ErrWriter, "a note")
+				return nil
+			},
+		}}}
+	}
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "hello", NoArgs: true}}})
+	res := call(t, c, "hello", nil)
+	if got := res.Content[0].Text; res.IsError || got != "hello\n" {
+		t.Errorf("isError %v, %q", res.IsError, got)
 	}
 }

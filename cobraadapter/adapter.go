@@ -55,6 +55,19 @@ func sharedApp(newRoot func() *cobra.Command) clitool.App {
 	a.Run = func(ctx context.Context, _, argv []string, stdout, stderr io.Writer) error {
 		root := newRoot()
 		root.SetArgs(argv[1:])
+		// A command that has its own input or output (such as
+		// SetOut(os.Stdout)) would read or write the protocol stream
+		// while "mcp" serves: all use the root's.
+		var walk func(*cobra.Command)
+		walk = func(c *cobra.Command) {
+			c.SetIn(nil)
+			c.SetOut(nil)
+			c.SetErr(nil)
+			for _, sub := range c.Commands() {
+				walk(sub)
+			}
+		}
+		walk(root)
 		root.SetIn(strings.NewReader("")) // never the protocol stream
 		root.SetOut(stdout)
 		root.SetErr(stderr)

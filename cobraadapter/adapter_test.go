@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -508,5 +509,27 @@ func TestCommandThatReadsItsOwnFlags(t *testing.T) {
 	}
 	if res := call(t, c, "run", map[string]any{"args": []string{"ls", "-l"}}); res.IsError || res.Content[0].Text != `["ls" "-l"]` {
 		t.Errorf("run ls -l: %+v", res.Content)
+	}
+}
+
+// TestCommandsWithTheirOwnOutput: a subcommand that set its own output
+// (SetOut(os.Stdout), so that cmd.Print goes to standard output) still
+// writes into the call's result, never into the protocol stream.
+func TestCommandsWithTheirOwnOutput(t *testing.T) {
+	newRoot := func() *cobra.Command {
+		root := &cobra.Command{Use: "demo"}
+		hello := &cobra.Command{Use: "hello", Run: func(cmd *cobra.Command, _ []string) {
+			cmd.Println("hello")
+			cmd.PrintErrln("a note")
+		}}
+		hello.SetOut(os.Stdout)
+		hello.SetErr(os.Stderr)
+		root.AddCommand(hello)
+		return root
+	}
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "hello", NoArgs: true}}})
+	res := call(t, c, "hello", nil)
+	if got := res.Content[0].Text; res.IsError || got != "hello\n" {
+		t.Errorf("isError %v, %q", res.IsError, got)
 	}
 }
