@@ -533,3 +533,26 @@ func TestCommandsWithTheirOwnOutput(t *testing.T) {
 		t.Errorf("isError %v, %q", res.IsError, got)
 	}
 }
+
+// TestPanickingCommand: a command that panics gives an isError result
+// with what it printed, the panic and its stack, as a program that panics
+// would; the server goes on serving.
+func TestPanickingCommand(t *testing.T) {
+	newRoot := func() *cobra.Command {
+		root := &cobra.Command{Use: "demo"}
+		root.AddCommand(&cobra.Command{Use: "first", Run: func(cmd *cobra.Command, args []string) {
+			cmd.Println("looking")
+			cmd.Println(args[0])
+		}})
+		return root
+	}
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "first"}}, Serial: true})
+	for range 2 { // Serial's lock is released
+		res := call(t, c, "first", nil)
+		got := res.Content[0].Text
+		if !res.IsError || !strings.HasPrefix(got, "demo first panicked: runtime error: index out of range [0] with length 0\nstderr:\npanic: runtime error") ||
+			!strings.Contains(got, "runtime/debug.Stack") || !strings.HasSuffix(got, "\nstdout:\nlooking") {
+			t.Errorf("isError %v, %q", res.IsError, got)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package clitool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -26,13 +28,16 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 		defer r.serial.Unlock()
 	}
 	out := toolresult.New(r.opts.MaxOutputBytes, r.app.Pkg+".Options.MaxOutputBytes")
-	runErr := r.app.Run(ctx, t.path, argv, &out.Stdout, &out.Stderr)
+	panicked, runErr := r.run(ctx, t.path, argv, out)
+	prog := strings.Join(argv[:1+len(t.path)], " ")
+	if panicked != nil {
+		return out.Error("%s panicked: %v", prog, panicked), nil
+	}
 	code := r.exitCode(runErr)
 	okCodes := t.spec.OKExitCodes
 	if okCodes == nil {
 		okCodes = []int{0}
 	}
-	prog := strings.Join(argv[:1+len(t.path)], " ")
 	switch {
 	case !slices.Contains(okCodes, code) && runErr != nil && runErr.Error() != "":
 		return out.Error("%s exited with status %d: %v", prog, code, runErr), nil
@@ -42,4 +47,17 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 		return out.JSONOrText(code), nil
 	}
 	return out.Text(code), nil
+}
+
+// run runs one call's argv. A panic of the command ends the call as it
+// ends a program: its value is returned, with the stack on out's stderr,
+// and the server goes on serving.
+func (r *runner) run(ctx context.Context, path, argv []string, out *toolresult.Capture) (panicked any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(&out.Stderr, "panic: %v\n\n%s", p, debug.Stack())
+			panicked = p
+		}
+	}()
+	return nil, r.app.Run(ctx, path, argv, &out.Stdout, &out.Stderr)
 }
