@@ -17,6 +17,7 @@ type option struct {
 	def      string // the default, as printed; "" when none
 	hasDef   bool
 	desc     string
+	required bool   // the help marks it required
 	guess    string // why the type is a guess, or ""
 	skip     string // why the flag cannot be offered, or ""
 }
@@ -123,7 +124,8 @@ func parseFlag(l *layout, e entry) (option, bool) {
 		f.def = strings.TrimSpace(m[1] + m[2])
 		f.hasDef = true
 	}
-	if reRequired.MatchString(f.desc) {
+	if reRequired.MatchString(f.desc) { // Click: "[required]"
+		f.required = true
 		f.desc = strings.TrimSpace(reRequired.ReplaceAllString(f.desc, ""))
 	}
 	f.typeFrom(l, values, repeated)

@@ -60,6 +60,9 @@ func describeType(f option) string {
 	if f.hasDef {
 		s += fmt.Sprintf(" default=%q", f.def)
 	}
+	if f.required {
+		s += " required"
+	}
 	if f.guess != "" {
 		s += " (guessed)"
 	}
@@ -136,5 +139,16 @@ func TestColoursAndTabs(t *testing.T) {
 	}
 	if !strings.Contains(want, "layout: clap\n") || !strings.Contains(want, "flag: -n --lines integer (guessed)\n") {
 		t.Errorf("plain help read as\n%s", want)
+	}
+}
+
+// TestClickRequired reads Click's "[required]" as a required input.
+func TestClickRequired(t *testing.T) {
+	text := "Usage: greet [OPTIONS]\n\n  Greet someone.\n\nOptions:\n  --name TEXT      Who to greet.  [required]\n  --count INTEGER  How often.  [default: 1]\n  --help           Show this message and exit.\n"
+	got := dump(parseHelp(text))
+	for _, want := range []string{"layout: click\n", "flag: --name string required\n", "flag: --count integer default=\"1\"\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("read as\n%s\nwant a line %q", got, want)
+		}
 	}
 }

@@ -227,7 +227,7 @@ func (d *drafter) addFlag(t *tool, l *layout, f option, line string, counts *typ
 	if t.Inputs[name] != nil {
 		return // a parent's flag of the same name: the command's own wins
 	}
-	in := &input{Type: f.typ, Description: f.desc}
+	in := &input{Type: f.typ, Description: f.desc, Required: f.required}
 	if in.Type == "string" {
 		in.Type = ""
 	}
