@@ -23,6 +23,9 @@ type Plugin struct {
 	License    string // an SPDX identifier, such as "MIT"
 	Homepage   string
 	Repository string
+	// Icon is a square PNG, 512 to 2048 pixels a side, for the Claude
+	// Code plugin (.claude-plugin/icon.png).
+	Icon []byte
 	// Files are copied into the plugin, by slash-separated relative path.
 	Files map[string][]byte
 }
@@ -85,8 +88,8 @@ type author struct {
 
 // WriteClaudePlugin writes p into dir as a Claude Code plugin:
 // .claude-plugin/plugin.json, the server in .mcp.json with Root written
-// as ${CLAUDE_PLUGIN_ROOT}, a README.md unless p.Files has one, and
-// p.Files. A marketplace, or "claude --plugin-dir DIR", installs it.
+// as ${CLAUDE_PLUGIN_ROOT}, a README.md unless p.Files has one, the icon
+// as .claude-plugin/icon.png, and p.Files. A marketplace, or "claude --plugin-dir DIR", installs it.
 func WriteClaudePlugin(dir string, p Plugin) error {
 	if err := p.check(); err != nil {
 		return err
@@ -99,6 +102,9 @@ func WriteClaudePlugin(dir string, p Plugin) error {
 	e := withRoot(p.Entry, "${CLAUDE_PLUGIN_ROOT}")
 	servers := map[string]map[string]plain{"mcpServers": {e.Name: plainEntry(e)}}
 	files := map[string]any{".claude-plugin/plugin.json": meta, ".mcp.json": servers}
+	if p.Icon != nil {
+		files[".claude-plugin/icon.png"] = p.Icon
+	}
 	if _, ok := p.Files["README.md"]; !ok {
 		files["README.md"] = []byte(readme(p, e, "Claude Code plugin"))
 	}

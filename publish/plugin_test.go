@@ -48,7 +48,9 @@ func tree(t *testing.T, dir string) []byte {
 
 func TestWriteClaudePlugin(t *testing.T) {
 	dir := t.TempDir()
-	if err := WriteClaudePlugin(dir, rigorPlugin()); err != nil {
+	p := rigorPlugin()
+	p.Icon = []byte("\x89PNG\r\n\x1a\n(not a whole image)\n")
+	if err := WriteClaudePlugin(dir, p); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "claude-plugin.txtar", tree(t, dir))

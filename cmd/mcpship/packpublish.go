@@ -108,6 +108,13 @@ func planPublication(c *cli.Context, o pack.Options) (*publication, error) {
 		Homepage:   o.Homepage,
 		Repository: repo,
 	}
+	if o.Icon != "" && c.IsSet("claude-plugin") {
+		icon, err := os.ReadFile(o.Icon)
+		if err != nil {
+			return nil, err
+		}
+		p.plugin.Icon = icon
+	}
 	if p.plugin.Name == "" && (c.IsSet("claude-plugin") || c.IsSet("gemini-extension")) {
 		return nil, usagef("--name %q has no letters or digits to name a plugin after", o.Name)
 	}

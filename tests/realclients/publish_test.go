@@ -1,7 +1,12 @@
 package realclients
 
 import (
+	"bytes"
 	"encoding/json"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,9 +28,17 @@ func packPlugin(t *testing.T, flag string, withManifest bool) (dir string, env [
 	t.Helper()
 	home := t.TempDir()
 	dir = filepath.Join(home, "rigor-plugin")
+	// A square icon of the size the plugin directory asks for.
+	img := image.NewRGBA(image.Rect(0, 0, 512, 512))
+	draw.Draw(img, img.Bounds(), image.NewUniform(color.RGBA{200, 30, 30, 255}), image.Point{}, draw.Src)
+	var icon bytes.Buffer
+	if err := png.Encode(&icon, img); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(home, "icon.png"), icon.Bytes())
 	r := runTool(t, 60*time.Second, home, nil, binPath, "pack", "--manifest", filepath.Join(repoRoot, "examples", "rigor", "mcpship.json"),
 		"--out", filepath.Join(home, "dist"), "--version", "1.0.0", "--name", "rigor", "--description", "Type-check Ruby with Rigor",
-		"--author", "Rigor authors <rigor@example.com>", "--license", "MIT", "--repository", "https://github.com/rigor-lang/rigor", flag, dir)
+		"--author", "Rigor authors <rigor@example.com>", "--license", "MIT", "--icon", filepath.Join(home, "icon.png"), "--repository", "https://github.com/rigor-lang/rigor", flag, dir)
 	if r.code != 0 {
 		t.Fatalf("mcpship pack %s: want exit 0\n%s", flag, r)
 	}
@@ -38,7 +51,8 @@ func packPlugin(t *testing.T, flag string, withManifest bool) (dir string, env [
 }
 
 // TestClaudeCodePlugin packs the rigor plugin, has Claude Code's own
-// validator check it (--strict: warnings fail too), then loads it with
+// validator check it (--strict: warnings fail too; --profile directory:
+// also what the plugin directory would refuse a submission for), then loads it with
 // --plugin-dir and checks that "claude mcp list" reports its server
 // connected, the manifest found through ${CLAUDE_PLUGIN_ROOT}.
 func TestClaudeCodePlugin(t *testing.T) {
@@ -48,18 +62,19 @@ func TestClaudeCodePlugin(t *testing.T) {
 		dir, env := packPlugin(t, "--claude-plugin", ok)
 		env = append(env, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "MCP_TIMEOUT=20000")
 
-		r := runTool(t, 60*time.Second, proj, env, claude, "plugin", "validate", "--strict", "--json", dir)
+		r := runTool(t, 60*time.Second, proj, env, claude, "plugin", "validate", "--strict", "--profile", "directory", "--json", dir)
 		var report struct {
-			Success  bool
-			Manifest struct{ Errors, Warnings []any }
-			Provides struct{ MCPServers []struct{ Name string } }
+			Success   bool
+			Manifest  struct{ Errors, Warnings []any }
+			Provides  struct{ MCPServers []struct{ Name string } }
+			Directory struct{ Findings []any }
 		}
 		if err := json.Unmarshal([]byte(r.stdout), &report); err != nil {
 			t.Fatalf("claude plugin validate --json: %v\n%s", err, r)
 		}
-		if r.code != 0 || !report.Success || len(report.Manifest.Errors)+len(report.Manifest.Warnings) > 0 ||
+		if r.code != 0 || !report.Success || len(report.Manifest.Errors)+len(report.Manifest.Warnings)+len(report.Directory.Findings) > 0 ||
 			len(report.Provides.MCPServers) != 1 || report.Provides.MCPServers[0].Name != "rigor" {
-			t.Errorf("claude plugin validate --strict: want success, no errors or warnings, and the rigor server\n%s", r)
+			t.Errorf("claude plugin validate --strict --profile directory: want success, no errors, warnings or findings, and the rigor server\n%s", r)
 		}
 
 		r = runTool(t, 90*time.Second, proj, env, claude, "--plugin-dir", dir, "mcp", "list")
