@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -27,6 +29,7 @@ func linksCommand() *cli.Command {
 			&cli.StringFlag{Name: "command", Value: "mcpship", Usage: "the mcpship the links run: a bare name is found on the user's PATH"},
 			&cli.StringFlag{Name: "description", Usage: "one line about the server, for the assistants that show one"},
 			&cli.GenericFlag{Name: "env", Value: &pairs{}, Usage: "environment variable for the server, NAME=VALUE (repeatable)"},
+			&cli.StringFlag{Name: "registry-name", Usage: "the server's `NAME` in the MCP Registry: also print 'mcpship add NAME', which installs its bundle"},
 			&cli.BoolFlag{Name: "json", Usage: "print the links and commands as JSON"},
 		},
 		OnUsageError: usageError,
@@ -40,7 +43,17 @@ func runLinks(c *cli.Context) error {
 		return err
 	}
 	if !c.Bool("json") {
-		return publish.WriteMarkdown(c.App.Writer, e)
+		if err := publish.WriteMarkdown(c.App.Writer, e); err != nil {
+			return err
+		}
+		if name := c.String("registry-name"); name != "" {
+			if !registryName.MatchString(name) {
+				return usagef("--registry-name %q is not a name in the MCP Registry, such as io.github.OWNER/NAME", name)
+			}
+			_, err := fmt.Fprintf(c.App.Writer, "\nOr, with mcpship, the bundle from the MCP Registry, for the assistants you name:\n\n```sh\nmcpship add %s --client claude-code,cursor,vscode\n```\n", name)
+			return err
+		}
+		return nil
 	}
 	enc := json.NewEncoder(c.App.Writer)
 	enc.SetEscapeHTML(false)
@@ -50,6 +63,9 @@ func runLinks(c *cli.Context) error {
 		Commands []publish.OneLiner `json:"commands"`
 	}{publish.Links(e), publish.OneLiners(e)})
 }
+
+// registryName is the registry schema's pattern for a server name.
+var registryName = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
 
 // linkEntry is the server the links install, from the flags.
 func linkEntry(c *cli.Context) (publish.Entry, error) {
