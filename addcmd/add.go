@@ -87,6 +87,9 @@ func run(c *cli.Context) error {
 			return usagef("%v", err)
 		}
 	}
+	if err := checkTargets(c); err != nil {
+		return err
+	}
 	root, err := installed.Root()
 	if err != nil {
 		return err
@@ -176,6 +179,26 @@ func retire(c *cli.Context, old *installed.Record) {
 	}
 	fmt.Fprintf(c.App.ErrWriter, "%s: version %s stays in %s: still registered with %s; add the new version there too, then delete the folder\n",
 		c.App.Name, old.Version, old.Dir, strings.Join(where, ", "))
+}
+
+// checkTargets refuses a --client or --scope that names no config file,
+// before anything is downloaded or unpacked.
+func checkTargets(c *cli.Context) error {
+	env, err := installer.OSEnv(c.String("project"))
+	if err != nil {
+		return err
+	}
+	scope := installer.Scope(c.String("scope"))
+	for _, name := range strings.Split(c.String("client"), ",") {
+		a, err := installer.LookupAssistant(strings.TrimSpace(name))
+		if err != nil {
+			return usagef("%v", err)
+		}
+		if _, err := a.Target(env, scope); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	return nil
 }
 
 func isFile(name string) bool {

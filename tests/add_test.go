@@ -295,6 +295,15 @@ func TestAddBundleFileWithConfig(t *testing.T) {
 	if _, _, code := s.mcpship("add", "--config", "nope=1", file); code != 64 {
 		t.Errorf("an unknown setting: exit %d", code)
 	}
+	for _, bad := range [][]string{{"--client", "nope"}, {"--scope", "everywhere"}, {"--client", "claude-desktop", "--scope", "project"}, {file, "--client", "codex"}} {
+		_, errOut, code := s.mcpship(append([]string{"add", "--name", "other"}, append(bad, file)...)...)
+		if code != 64 || !strings.Contains(errOut, "Run 'mcpship help' for usage.") || strings.Contains(errOut, "verified") {
+			t.Errorf("add %q: exit %d, want 64 before the bundle is opened\n%s", bad, code, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(s.serversDir(), "other")); !os.IsNotExist(err) {
+		t.Errorf("a usage error unpacked the bundle: %v", err)
+	}
 }
 
 // hostileZip returns a bundle of rigor's manifest with the extra entries.
