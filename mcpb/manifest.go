@@ -1,12 +1,14 @@
-// Package mcpb writes MCP Bundles: the .mcpb zip files that Claude Desktop
-// and other hosts install in one step. A bundle holds a manifest.json that
-// says how to start the server, and the files it needs.
+// Package mcpb writes and reads MCP Bundles: the .mcpb zip files that
+// Claude Desktop and other hosts install in one step. A bundle holds a
+// manifest.json that says how to start the server, and the files it needs.
 //
 // [Manifest] is manifest.json in the MCPB specification
 // (https://github.com/modelcontextprotocol/mcpb, MANIFEST.md), version
 // [ManifestVersion]; [Manifest.Check] applies the rules the specification
-// states; [Write] writes a bundle that is the same, byte for byte, for the
-// same inputs; [ParseManifest] reads one back.
+// states and [ParseManifest] decodes and checks one. [Write] writes a
+// bundle that is the same, byte for byte, for the same inputs. On the
+// host's side, [Open] checks a bundle, [Bundle.Unpack] installs it and
+// [Manifest.Launch] gives the command that starts its server.
 //
 // Decoding keeps the fields this package models and ignores the others
 // (prompts, icons, _meta, ...), so bundles made by other tools can be read

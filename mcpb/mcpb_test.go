@@ -139,8 +139,8 @@ func TestWriteReproducible(t *testing.T) {
 	var names []string
 	for _, f := range zr.File {
 		names = append(names, f.Name)
-		if !f.Modified.Equal(ModTime) {
-			t.Errorf("%s: modified %v, want %v", f.Name, f.Modified, ModTime)
+		if !f.Modified.Equal(modTime) {
+			t.Errorf("%s: modified %v, want %v", f.Name, f.Modified, modTime)
 		}
 	}
 	want := []string{"manifest.json", "icon.png", "server/mcpship", "server/mcpship.json"}

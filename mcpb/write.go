@@ -24,18 +24,18 @@ type File struct {
 	Mode fs.FileMode
 }
 
-// ModTime is the modification time of every entry Write writes, so that the
+// modTime is the modification time of every entry Write writes, so that the
 // same inputs give the same bytes. It is the earliest time a zip file can
 // hold.
-var ModTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+var modTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // pngSignature starts every PNG file.
 var pngSignature = []byte("\x89PNG\r\n\x1a\n")
 
 // Write writes a bundle to w: m as manifest.json, then the files in the
-// order of their names, each dated [ModTime], with its mode, compressed with
-// Deflate. There are no entries for directories: the official unpacker
-// refuses them. Write checks first and writes nothing when m fails
+// order of their names, each with its mode, dated 1980-01-01 (the earliest
+// time a zip file holds) and compressed with Deflate. There are no entries
+// for directories: the official unpacker refuses them. Write checks first and writes nothing when m fails
 // [Manifest.Check], when a file name is not a clean relative path or comes
 // twice, when the server's entry point or a local icon is not among the
 // files, or when the icon is not a PNG image. A binary server's entry point
@@ -105,7 +105,7 @@ func Write(w io.Writer, m *Manifest, files []File) error {
 }
 
 func add(zw *zip.Writer, f File) error {
-	h := &zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: ModTime}
+	h := &zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: modTime}
 	mode := f.Mode.Perm()
 	if mode == 0 {
 		mode = 0o644
