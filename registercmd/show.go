@@ -23,6 +23,9 @@ const width = 80
 func printTools(w io.Writer, init *mcp.InitializeResult, tools []mcp.Tool) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s %s (protocol %s): %s\n", init.ServerInfo.Name, init.ServerInfo.Version, init.ProtocolVersion, plural(len(tools), "tool"))
+	if init.Capabilities.Tools == nil {
+		b.WriteString("(it does not offer tools: its capabilities have no \"tools\")\n")
+	}
 	if init.Instructions != "" {
 		writeWrapped(&b, init.Instructions, "")
 	}

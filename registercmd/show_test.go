@@ -34,7 +34,7 @@ func TestKind(t *testing.T) {
 
 func TestPrintTools(t *testing.T) {
 	init := &mcp.InitializeResult{ProtocolVersion: "2025-06-18", ServerInfo: mcp.Implementation{Name: "demo", Version: "1.0"},
-		Instructions: "Use search first."}
+		Instructions: "Use search first.", Capabilities: mcp.ServerCapabilities{Tools: &mcp.ToolsCapability{}}}
 	tools := []mcp.Tool{
 		{Name: "search", Description: "Find things. " + strings.Repeat("word ", 20) + "\n\nSecond paragraph.",
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string", "description": "what to find"},
@@ -136,7 +136,8 @@ func TestArguments(t *testing.T) {
 // printed with its control characters escaped, so that it cannot move the
 // cursor, recolour or retitle the terminal.
 func TestPrintToolsControlCharacters(t *testing.T) {
-	init := &mcp.InitializeResult{ProtocolVersion: "2025-06-18", ServerInfo: mcp.Implementation{Name: "evil\x1b]0;title\x07", Version: "1"}}
+	init := &mcp.InitializeResult{ProtocolVersion: "2025-06-18", ServerInfo: mcp.Implementation{Name: "evil\x1b]0;title\x07", Version: "1"},
+		Capabilities: mcp.ServerCapabilities{Tools: &mcp.ToolsCapability{}}}
 	tools := []mcp.Tool{{Name: "\x1b[31mred", Description: "clears\x1b[2J\rthe screen\tü",
 		InputSchema: json.RawMessage(`{"type": "object", "properties": {"a\u001b[1m": {"type": "string", "description": "x\u009by"}}}`)}}
 	var b bytes.Buffer

@@ -380,6 +380,11 @@ func sameCommand(a, b installer.Entry) bool {
 // tools returns the server's tools as it sent them and decoded, following
 // pagination as [mcp.Client.ListTools] does.
 func (s *server) tools(ctx context.Context) ([]json.RawMessage, []mcp.Tool, error) {
+	if s.init.Capabilities.Tools == nil {
+		// A server that does not announce tools has none; clients do
+		// not ask it for them, and many answer "method not found".
+		return []json.RawMessage{}, nil, nil
+	}
 	var raw []json.RawMessage
 	cursor := ""
 	seen := map[string]bool{"": true}
