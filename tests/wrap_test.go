@@ -388,8 +388,16 @@ func TestWrapClap(t *testing.T) {
 		"border": {"enum": []any{"unicode", "ascii", "none"}},
 		"file":   {"required": nil}, // [FILE]: stdin without it
 	})
-	d = wrapDraft(t, "--", hyperfine)
-	_, in, _ = d.tool(t, "hyperfine")
+	// hyperfine runs the commands it is given: drafted only when allowed.
+	_, stderr, err := runMcpship(t.TempDir(), "wrap", "--", hyperfine)
+	if err == nil || !strings.Contains(stderr, `hyperfine: it runs the command it is given (its argument COMMAND); to draft it, add --allow "hyperfine"`) {
+		t.Errorf("wrap hyperfine: %v, want it left out:\n%s", err, stderr)
+	}
+	d = wrapDraft(t, "--allow", "hyperfine", "--", hyperfine)
+	_, in, readOnly := d.tool(t, "hyperfine")
+	if readOnly == nil || *readOnly {
+		t.Errorf("hyperfine, allowed: readOnly %v, want false", readOnly)
+	}
 	wantInputs(t, "hyperfine", in, map[string]map[string]any{
 		"min-runs":    {"type": "integer"},
 		"time-unit":   {"enum": []any{"millisecond", "second"}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -266,7 +267,7 @@ func TestDraftGoFlagPositionals(t *testing.T) {
 		{"goflag-actionlint", "actionlint", []string{"--", "{files}"}},
 		{"goflag-staticcheck", "staticcheck", []string{"--", "{packages}"}},
 		{"goflag-duf", "duf", []string{"--", "{args}"}}, // no usage line: guessed
-		{"clap-hyperfine", "hyperfine", []string{"--", "{command}"}},
+		{"clap-hyperfine", "hyperfine", nil},            // runs the commands it is given: left out
 		{"argparse-yamllint", "yamllint", []string{"--", "{file_or_dir}"}},
 		{"click-black", "black", nil}, // a formatter: left out
 	} {
@@ -284,6 +285,32 @@ func TestDraftGoFlagPositionals(t *testing.T) {
 		cmd := decode(t, res).Tools[0].Command
 		if got := cmd[len(cmd)-len(c.tail):]; !reflect.DeepEqual(got, c.tail) {
 			t.Errorf("%s: command ends %q, want %q", c.prog, got, c.tail)
+		}
+	}
+}
+
+// A command whose positional argument is a command to run (git's
+// "<command> [<args>]", ionice's "<command>", hyperfine's "<command>...")
+// can run anything, whatever its name says: it is left out unless allowed.
+func TestDraftLeavesOutCommandRunners(t *testing.T) {
+	for _, c := range []struct{ help, prog, arg string }{
+		{"plain-git", "git", "COMMAND"},
+		{"plain-ionice", "ionice", "COMMAND"},
+		{"clap-hyperfine", "hyperfine", "COMMAND"},
+	} {
+		run, _ := helpsOf(t, map[string]string{c.prog: c.help})
+		_, err := draft(context.Background(), []string{c.prog}, Options{}, run)
+		want := fmt.Sprintf("%s: it runs the command it is given (its argument %s); to draft it, add --allow %q", c.prog, c.arg, c.prog)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want it left out: %q", c.prog, err, want)
+			continue
+		}
+		res, err := draft(context.Background(), []string{c.prog}, Options{Allow: []string{c.prog}}, run)
+		if err != nil {
+			t.Fatalf("%s, allowed: %v", c.prog, err)
+		}
+		if tl := decode(t, res).Tools[0]; tl.ReadOnly == nil || *tl.ReadOnly {
+			t.Errorf("%s, allowed: readOnly %v, want false", c.prog, tl.ReadOnly)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package wrap
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -22,6 +23,22 @@ var writeWords = []string{"delete", "deletes", "remove", "removes", "overwrite",
 // flagVerbs are words of a flag's name, and first words of its
 // description, that suggest it writes files or runs commands.
 var flagVerbs = words(`delete exec execute export generate overwrite remove save write inplace in-place`)
+
+// commandArgs are names of positional arguments that stand for a command
+// the program runs, or hands to a subcommand it does not list: git's
+// "<command> [<args>]", hyperfine's "<command>...", timeout's "COMMAND".
+var commandArgs = words(`command commands cmd command_line commandline subcommand program prog executable utility`)
+
+// runsCommands returns why a command whose positional arguments are
+// these runs whatever command it is given, or "".
+func runsCommands(positionals []arg) string {
+	for _, p := range positionals {
+		if commandArgs[p.name] {
+			return fmt.Sprintf("it runs the command it is given (its argument %s)", strings.ToUpper(p.name))
+		}
+	}
+	return ""
+}
 
 func words(s string) map[string]bool {
 	m := map[string]bool{}

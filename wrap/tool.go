@@ -84,16 +84,7 @@ func (d *drafter) tool(n *node) {
 			d.addFlag(&t, h.layout, f, line, &counts)
 		}
 	}
-	positionals := usageArgs(h.usage, h.layout, len(n.path))
-	if len(positionals) == 0 {
-		positionals = h.args
-	} else {
-		for i, p := range positionals {
-			if j := slices.IndexFunc(h.args, func(a arg) bool { return a.name == p.name }); j >= 0 {
-				positionals[i].desc = h.args[j].desc
-			}
-		}
-	}
+	positionals := positionalsOf(n)
 	if len(positionals) == 0 && h.usage == "" && (h.layout.name == "Go flag" || h.layout == fallback) {
 		positionals = []arg{{name: "args", array: true}}
 		d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s args: a list of positional arguments, as the help shows no usage line", line))
@@ -129,6 +120,23 @@ func (d *drafter) tool(n *node) {
 	for _, u := range h.unread {
 		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: this flag line could not be read", line, u))
 	}
+}
+
+// positionalsOf returns the positional arguments of a command: from its
+// usage line, with the descriptions of its arguments section, or from
+// that section alone.
+func positionalsOf(n *node) []arg {
+	h := n.help
+	positionals := usageArgs(h.usage, h.layout, len(n.path))
+	if len(positionals) == 0 {
+		return h.args
+	}
+	for i, p := range positionals {
+		if j := slices.IndexFunc(h.args, func(a arg) bool { return a.name == p.name }); j >= 0 {
+			positionals[i].desc = h.args[j].desc
+		}
+	}
+	return positionals
 }
 
 // programPath is the program as the manifest names it: as given, or
