@@ -14,3 +14,6 @@ func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 }
+
+// killGroup kills what is left of the process group led by pid.
+func killGroup(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }

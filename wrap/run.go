@@ -32,10 +32,18 @@ func runHelp(ctx context.Context, argv []string, timeout time.Duration) (string,
 	cmd.WaitDelay = time.Second
 	ownGroup(cmd)
 	err := cmd.Run()
+	if cmd.Process != nil {
+		// What the program started and left running (a child holding
+		// its output open, a pager) goes with it.
+		killGroup(cmd.Process.Pid)
+	}
 	if ctx.Err() == context.DeadlineExceeded {
 		return "", errTimeout
 	}
 	var exit *exec.ExitError
+	if errors.Is(err, exec.ErrWaitDelay) {
+		err = nil // the program exited; a child of it kept its output open
+	}
 	if err != nil && !errors.As(err, &exit) {
 		return "", err
 	}
