@@ -2,7 +2,7 @@
 // program by reading its own help: the commands and subcommands it lists,
 // each command's flags with their types, enums, lists and defaults, its
 // positional arguments and descriptions. It recognises the help layouts of
-// Cobra, urfave/cli v2 and v3, Go's flag package, Python's argparse and
+// Cobra (and kubectl's templates for it), urfave/cli v2 and v3, Go's flag package, Python's argparse and
 // Click, and Rust's clap, and reads anything else conservatively.
 //
 // Help is read by running the program directly, never through a shell,

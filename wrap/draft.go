@@ -214,7 +214,8 @@ func (d *drafter) walk(n *node, summary string) {
 	n.summary = summary
 	h := n.help
 	if len(h.commands) == 0 {
-		if why := runsCommands(positionalsOf(n)); why != "" && !n.writes {
+		if positionals, _ := positionalsOf(n); runsCommands(positionals) != "" && !n.writes {
+			why := runsCommands(positionals)
 			if !d.allowed(n.path) {
 				d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s: %s; to draft it, add --allow %q", d.cmdline(n.path), why, d.cmdline(n.path)))
 				return

@@ -314,3 +314,51 @@ func TestDraftLeavesOutCommandRunners(t *testing.T) {
 		}
 	}
 }
+
+// kubectl prints its Cobra help with templates of its own: command
+// groups, "--flag=DEFAULT:" lines typed by their defaults, and a usage
+// line whose positional arguments are alternatives.
+func TestDraftKubectl(t *testing.T) {
+	run, _ := helpsOf(t, map[string]string{"kubectl": "kubectl", "kubectl get": "kubectl-get", "kubectl config": "kubectl-config"})
+	res, err := draft(context.Background(), []string{"kubectl"}, Options{}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := decode(t, res)
+	if len(m.Tools) != 1 || m.Tools[0].Name != "kubectl_get" {
+		t.Fatalf("tools %q, want kubectl_get alone (the other commands' help is not in testdata)", res.Tools)
+	}
+	tl := m.Tools[0]
+	for name, want := range map[string]map[string]any{
+		"all-namespaces": {"type": "boolean", "flag": "--all-namespaces="},
+		"filename":       {"type": "array", "flag": "--filename="},
+		"chunk-size":     {"type": "integer", "flag": "--chunk-size="},
+		"output":         {"type": nil, "flag": "--output="},
+		"server-print":   {"type": "boolean", "description": "If true, have the server return the appropriate table output. Supports extension APIs and CRDs. Default: true."},
+		"args":           {"type": "array"},
+	} {
+		for k, v := range want {
+			if got := tl.Inputs[name][k]; !reflect.DeepEqual(got, v) {
+				t.Errorf("input %s: %s is %#v, want %#v", name, k, got, v)
+			}
+		}
+	}
+	if got := tl.Command[len(tl.Command)-2:]; !reflect.DeepEqual(got, []string{"--", "{args}"}) {
+		t.Errorf("kubectl_get: command ends %q", got)
+	}
+	report := strings.Join(append(append(res.Recognised, res.Guessed...), res.LeftOut...), "\n")
+	for _, want := range []string{
+		"kubectl: kubectl help; 41 subcommands",
+		"kubectl get args: a list of positional arguments, for (TYPE[.VERSION][.GROUP]",
+		`kubectl cordon: its name says cordon; to draft it, add --allow "cordon"`,
+		`kubectl drain: its name says drain`,
+		`kubectl expose: its name says expose`,
+		`kubectl attach: its name says attach`,
+		`kubectl replace: its name says replace`,
+		`kubectl config: its help says "Modify kubeconfig files"`,
+	} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the report has no line %q:\n%s", want, report)
+		}
+	}
+}

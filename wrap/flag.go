@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // option is one flag, as the help text describes it.
@@ -96,7 +97,11 @@ func parseFlag(l *layout, e entry) (option, bool) {
 			// flag's placeholder (urfave/cli takes it from `--x` in the usage).
 			name := t
 			if j := strings.IndexAny(name, "=["); j > 0 { // --color=WHEN, --color[=WHEN]
-				values = append(values, strings.Trim(name[j:], "=[]"))
+				if l.defaultInHead && name[j] == '=' { // --filename=[]:
+					values = append(values, name[j+1:])
+				} else {
+					values = append(values, strings.Trim(name[j:], "=[]"))
+				}
 				name = name[:j]
 			}
 			if strings.HasSuffix(name, "...") { // clap: -v, --verbose...
@@ -128,7 +133,11 @@ func parseFlag(l *layout, e entry) (option, bool) {
 		f.required = true
 		f.desc = strings.TrimSpace(reRequired.ReplaceAllString(f.desc, ""))
 	}
-	f.typeFrom(l, values, repeated)
+	if l.defaultInHead && len(values) == 1 {
+		f.typeFromDefault(strings.TrimSuffix(values[0], ":"))
+	} else {
+		f.typeFrom(l, values, repeated)
+	}
 	if f.skip == "" && f.typ != "boolean" && len(f.enum) == 0 {
 		f.enum = enumIn(f.desc)
 	}
@@ -202,6 +211,33 @@ func (f *option) typeFrom(l *layout, values []string, repeated bool) {
 	}
 	if repeated {
 		f.array = true
+	}
+}
+
+// typeFromDefault sets the flag's type from its default, as kubectl
+// prints it: false, ”, [], 500, 30s.
+func (f *option) typeFromDefault(v string) {
+	f.def, f.hasDef = strings.Trim(v, "'"), true
+	_, intErr := strconv.ParseInt(v, 10, 64)
+	_, floatErr := strconv.ParseFloat(v, 64)
+	_, durErr := time.ParseDuration(v)
+	switch {
+	case v == "true" || v == "false":
+		f.typ = "boolean"
+	case v == "[]":
+		f.typ, f.array, f.hasDef = "string", true, false
+	case intErr == nil:
+		f.typ = "integer"
+	case floatErr == nil:
+		f.typ = "number"
+	case durErr == nil:
+		f.typ = "string"
+		f.desc = strings.TrimSpace(f.desc + " " + duration.note)
+	default:
+		f.typ = "string"
+	}
+	if f.def == "" || f.def == "false" {
+		f.hasDef = false
 	}
 }
 

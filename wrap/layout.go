@@ -42,6 +42,10 @@ type layout struct {
 	subflagsInherit bool
 	// dashdash: "--" ends the options.
 	dashdash bool
+	// defaultInHead: the flag's default stands where others print a
+	// placeholder, and gives its type: "--all=false:", "--output='':",
+	// "--filename=[]:", "--chunk-size=500:" (kubectl).
+	defaultInHead bool
 }
 
 // valueType is the input type a flag's value placeholder stands for.
@@ -88,6 +92,15 @@ func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 // layouts are tried in order; the first whose signs all match reads the
 // help. fallback reads anything else.
 var layouts = []*layout{
+	{
+		// kubectl's own templates for its Cobra commands.
+		name:  "kubectl",
+		signs: []*regexp.Regexp{re(`(?m)^Use "\S+ options" for a list of global command-line options`)},
+		headings: map[string]kind{"usage": usage, "options": flags, "available commands": commands,
+			"examples": other, "aliases": other},
+		unknown: commands, // command groups: "Basic Commands (Beginner):"
+		types:   goTypes, boolValue: true, shortEquals: true, subflagsInherit: true, dashdash: true, defaultInHead: true,
+	},
 	{
 		name:  "cobra",
 		signs: []*regexp.Regexp{re(`(?m)^Usage:\n  \S`), re(`(?m)^(Flags|Global Flags|Available Commands):$`)},

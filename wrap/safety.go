@@ -13,7 +13,8 @@ var writeVerbs = words(`add annotate apply approve backup build commit copy cp c
 	install kill link login logout merge migrate mount move mv new patch post prepare prune publish
 	purge push put rebase register release remove rename repl reset restart restore rm run send serve
 	server set shell start stop submit sync uninstall unlink unmount unregister update upgrade upload
-	watch write`)
+	watch write attach autoscale cancel cordon drain evict forward mark replace rollback scale taint
+	truncate uncordon undo unset wipe expose pause resume reconcile`)
 
 // writeWords anywhere in a summary suggest the same.
 var writeWords = []string{"delete", "deletes", "remove", "removes", "overwrite", "overwrites", "write", "writes",

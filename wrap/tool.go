@@ -84,7 +84,11 @@ func (d *drafter) tool(n *node) {
 			d.addFlag(&t, h.layout, f, line, &counts)
 		}
 	}
-	positionals := positionalsOf(n)
+	positionals, unread := positionalsOf(n)
+	if len(unread) > 0 {
+		positionals = append(positionals, arg{name: "args", array: true})
+		d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s args: a list of positional arguments, for %s in the usage line, which wrap cannot read; check what the program wants there", line, strings.Join(unread, " ")))
+	}
 	if len(positionals) == 0 && h.usage == "" && (h.layout.name == "Go flag" || h.layout == fallback) {
 		positionals = []arg{{name: "args", array: true}}
 		d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s args: a list of positional arguments, as the help shows no usage line", line))
@@ -124,19 +128,20 @@ func (d *drafter) tool(n *node) {
 
 // positionalsOf returns the positional arguments of a command: from its
 // usage line, with the descriptions of its arguments section, or from
-// that section alone.
-func positionalsOf(n *node) []arg {
+// that section alone; and the words of the usage line that stand for
+// positional arguments wrap cannot read.
+func positionalsOf(n *node) ([]arg, []string) {
 	h := n.help
-	positionals := usageArgs(h.usage, h.layout, len(n.path))
-	if len(positionals) == 0 {
-		return h.args
+	positionals, unread := usageArgs(h.usage, h.layout, len(n.path))
+	if len(positionals) == 0 && len(h.args) > 0 {
+		return h.args, nil
 	}
 	for i, p := range positionals {
 		if j := slices.IndexFunc(h.args, func(a arg) bool { return a.name == p.name }); j >= 0 {
 			positionals[i].desc = h.args[j].desc
 		}
 	}
-	return positionals
+	return positionals, unread
 }
 
 // programPath is the program as the manifest names it: as given, or

@@ -44,13 +44,14 @@ func usageGroups(s string) []string {
 var notArgs = words(`options option flags flag --flags args -`)
 
 // usageArgs reads the positional arguments from a usage line. The first
-// word is the program, then depth subcommand names.
-func usageArgs(usage string, l *layout, depth int) []arg {
+// word is the program, then depth subcommand names. It also returns the
+// words that stand for positional arguments in a form it cannot read:
+// alternatives, as kubectl's "(TYPE [NAME | -l label] | TYPE/NAME ...)".
+func usageArgs(usage string, l *layout, depth int) (out []arg, unread []string) {
 	groups := usageGroups(usage)
 	if len(groups) <= depth+1 {
-		return nil
+		return nil, nil
 	}
-	var out []arg
 	for _, g := range groups[depth+1:] {
 		inner := strings.Trim(strings.TrimSuffix(g, "..."), "[]<>")
 		inner = strings.TrimSpace(strings.TrimSuffix(inner, "..."))
@@ -62,7 +63,10 @@ func usageArgs(usage string, l *layout, depth int) []arg {
 			strings.HasPrefix(lower, "command ["):
 			continue
 		case strings.ContainsAny(inner, "|{}"):
-			continue // alternatives: left to the author
+			if !strings.HasPrefix(g, "[") { // a required choice: left to the author
+				unread = append(unread, g)
+			}
+			continue
 		}
 		if n := len(out); n > 0 && strings.HasPrefix(g, "[") && strings.HasSuffix(lower, " ...") &&
 			inputName(strings.TrimSuffix(inner, " ...")) == out[n-1].name { // argparse: FILE [FILE ...]
@@ -85,5 +89,5 @@ func usageArgs(usage string, l *layout, depth int) []arg {
 			out = append(out, a)
 		}
 	}
-	return out
+	return out, unread
 }
