@@ -2,8 +2,9 @@
 // program by reading its own help: the commands and subcommands it lists,
 // each command's flags with their types, enums, lists and defaults, its
 // positional arguments and descriptions. It recognises the help layouts of
-// Cobra (and kubectl's templates for it), urfave/cli v2 and v3, Go's flag package, Python's argparse and
-// Click, and Rust's clap, and reads anything else conservatively.
+// Cobra (and kubectl's templates for it), urfave/cli v2 and v3, Go's flag
+// package, Python's argparse and Click, and Rust's clap, and reads
+// anything else conservatively.
 //
 // Help is read by running the program directly, never through a shell,
 // with stdin on the null device, under a timeout, and subcommands within
