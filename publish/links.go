@@ -52,11 +52,7 @@ func Links(e Entry) []Link {
 	b64 := base64.StdEncoding.EncodeToString(plain)
 	nameConfig := "name=" + encodeComponent(e.Name) + "&config=" + encodeComponent(b64)
 
-	vs := struct {
-		Name string `json:"name"`
-		stdioEntry
-	}{e.Name, stdioEntry{"stdio", plainEntry(e)}}
-	vsQuery := encodeComponent(string(mustJSON(vs)))
+	vsQuery := encodeComponent(string(mustJSON(vscodeEntry(e))))
 	vscode := "vscode:mcp/install?" + vsQuery
 	insiders := "vscode-insiders:mcp/install?" + vsQuery
 
@@ -114,15 +110,11 @@ func OneLiners(e Entry) []OneLiner {
 		gemini += " -- " + shellJoin(e.Args)
 	}
 
-	vs := struct {
-		Name string `json:"name"`
-		stdioEntry
-	}{e.Name, stdioEntry{"stdio", plainEntry(e)}}
 	return []OneLiner{
 		{"claude-code", "Claude Code", claude},
 		{"codex", "Codex", codex},
 		{"gemini", "Gemini CLI", gemini},
-		{"vscode", "VS Code", "code --add-mcp " + shellQuote(string(mustJSON(vs)))},
+		{"vscode", "VS Code", "code --add-mcp " + shellQuote(string(mustJSON(vscodeEntry(e))))},
 	}
 }
 
@@ -160,6 +152,15 @@ type plain struct {
 type stdioEntry struct {
 	Type string `json:"type"`
 	plain
+}
+
+// vscodeEntry is VS Code's "code --add-mcp" object: the name, then the
+// entry of its mcp.json.
+func vscodeEntry(e Entry) any {
+	return struct {
+		Name string `json:"name"`
+		stdioEntry
+	}{e.Name, stdioEntry{"stdio", plainEntry(e)}}
 }
 
 func plainEntry(e Entry) plain {
