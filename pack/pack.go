@@ -150,6 +150,7 @@ type server struct {
 	manifest []byte // the manifest file, as bundled (nil for an app)
 	tools    []mcpb.Tool
 	needs    []string         // programs that must be on PATH
+	needsAt  []string         // programs that must be at their full path
 	programs map[string][]int // program -> tools whose command[0] it is
 	tm       *manifest.Manifest
 }
@@ -199,12 +200,16 @@ func build(o Options) ([]built, error) {
 		License:         o.License,
 		Tools:           srv.tools,
 	}
-	if len(srv.needs) > 0 {
+	if len(srv.needs)+len(srv.needsAt) > 0 {
 		base.Description = strings.TrimSpace(o.Description)
 		if !strings.HasSuffix(base.Description, ".") {
 			base.Description += "."
 		}
-		base.Description += " Needs " + strings.Join(srv.needs, " and ") + " on PATH."
+		needs := srv.needsAt
+		if len(srv.needs) > 0 {
+			needs = append([]string{strings.Join(srv.needs, " and ") + " on PATH"}, needs...)
+		}
+		base.Description += " Needs " + strings.Join(needs, " and ") + "."
 	}
 	if o.Repository != "" {
 		base.Repository = &mcpb.Repository{Type: "git", URL: o.Repository}
@@ -302,6 +307,13 @@ func manifestServer(file string, programs map[string]string) (*server, error) {
 		srv.tools = append(srv.tools, mcpb.Tool{Name: t.Name, Description: t.Description})
 		prog := t.Command[0]
 		if _, bundled := programs[prog]; !bundled {
+			if filepath.IsAbs(prog) || strings.HasPrefix(prog, "/") {
+				// A program at its full path on the user's machine.
+				if !slices.Contains(srv.needsAt, prog) {
+					srv.needsAt = append(srv.needsAt, prog)
+				}
+				continue
+			}
 			if strings.ContainsAny(prog, `/\`) {
 				return nil, fmt.Errorf("tool %s runs %s, a file beside the manifest: bundle it for each platform with --program '%s=PATTERN'", t.Name, prog, prog)
 			}

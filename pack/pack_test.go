@@ -325,3 +325,24 @@ func TestRelease(t *testing.T) {
 		})
 	}
 }
+
+// A tool whose command names a program by its full path runs that program
+// on the user's machine: the bundle says it is needed, as for one on PATH.
+func TestWriteAbsoluteCommand(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mcpship.json")
+	data := `{"tools": [{"name": "sh", "description": "Run sh.", "command": ["/bin/sh", "-c", "echo hi"]},
+	                  {"name": "hi", "description": "Say hi.", "command": ["greeter"]}]}`
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := options(t)
+	o.Manifest, o.Programs, o.Settings, o.Secrets = file, nil, nil, nil
+	bundles, err := Write(t.TempDir(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := bundles[0].Manifest.Description, "Greets people. Needs greeter on PATH and /bin/sh."; got != want {
+		t.Errorf("description %q, want %q", got, want)
+	}
+}
