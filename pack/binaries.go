@@ -183,7 +183,9 @@ func Release(dir, name string) (Binaries, error) {
 	return bins, nil
 }
 
-// readChecksums reads a checksums.txt of "HEX  NAME" lines.
+// readChecksums reads a checksums.txt of "HEX  NAME" lines, as sha256sum
+// and GoReleaser write them; also with one space (BSD's sha256 -r) or "*"
+// before the name (binary mode). Blank lines are skipped.
 func readChecksums(file string) (map[string]string, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -192,11 +194,16 @@ func readChecksums(file string) (map[string]string, error) {
 	sums := map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
-		sum, name, ok := strings.Cut(sc.Text(), "  ")
-		if !ok || len(sum) != 64 {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		sum, name, ok := strings.Cut(line, " ")
+		name = strings.TrimPrefix(strings.TrimLeft(name, " "), "*")
+		if _, err := hex.DecodeString(sum); !ok || err != nil || len(sum) != 64 || name == "" {
 			return nil, fmt.Errorf("%s:%d: not a line \"SHA256  FILE\"", file, n)
 		}
-		sums[strings.TrimPrefix(name, "*")] = strings.ToLower(sum)
+		sums[name] = strings.ToLower(sum)
 	}
 	return sums, sc.Err()
 }

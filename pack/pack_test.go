@@ -299,6 +299,14 @@ func TestRelease(t *testing.T) {
 	if want := (Binaries{{"linux", "amd64"}: []byte("linux"), {"windows", "amd64"}: []byte("windows")}); !reflect.DeepEqual(bins, want) {
 		t.Errorf("Release = %q, want %q", bins, want)
 	}
+	// checksums.txt as other tools write it: one space (BSD's sha256 -r),
+	// binary mode's "*", CRLF line ends, blank lines, upper-case hex.
+	if bins, err := release(t, func(_ string, sums *string) {
+		*sums = "\r\n" + strings.ToUpper((*sums)[:64]) + " *" + strings.ReplaceAll((*sums)[66:], "  ", " ") + "\n"
+		*sums = strings.ReplaceAll(*sums, "\n", "\r\n")
+	}); err != nil || len(bins) != 2 {
+		t.Errorf("Release with one-space, CRLF checksums = %q, %v; want both binaries", bins, err)
+	}
 	for _, c := range []struct {
 		name   string
 		tamper func(dir string, sums *string)
