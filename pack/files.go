@@ -26,12 +26,20 @@ func manifestFiles(o Options, srv *server, p Platform) ([]mcpb.File, error) {
 		progs = append(progs, prog)
 	}
 	sort.Strings(progs)
+	used := map[string]bool{}
 	for _, prog := range progs {
 		exe, err := program(filepath.Dir(o.Manifest), o.Programs[prog], p)
 		if err != nil {
 			return nil, fmt.Errorf("--program %s: %w", prog, err)
 		}
-		name := "bin/" + p.exe(strings.TrimSuffix(path.Base(filepath.ToSlash(prog)), ".exe"))
+		// Programs in different directories may share a name (./bin/x,
+		// ../x): the second becomes x_2.
+		base := strings.TrimSuffix(path.Base(filepath.ToSlash(prog)), ".exe")
+		name := "bin/" + p.exe(base)
+		for i := 2; used[name]; i++ {
+			name = "bin/" + p.exe(fmt.Sprintf("%s_%d", base, i))
+		}
+		used[name] = true
 		files = append(files, mcpb.File{Name: "server/" + name, Data: exe, Mode: 0o755})
 		for _, i := range srv.programs[prog] {
 			if data, err = sjson.SetBytes(data, fmt.Sprintf("tools.%d.command.0", i), "./"+name); err != nil {

@@ -354,3 +354,36 @@ func TestWriteAbsoluteCommand(t *testing.T) {
 		t.Errorf("description %q, want %q", got, want)
 	}
 }
+
+// Programs of the same name in different directories are both bundled,
+// each tool running its own.
+func TestWriteProgramsOfOneName(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sub")
+	data := `{"tools": [{"name": "a", "description": "A.", "command": ["./bin/x"]},
+	                  {"name": "b", "description": "B.", "command": ["../x"]}]}`
+	for name, data := range map[string]string{"sub/mcpship.json": data, "sub/bin/x": "bin x", "x": "up x"} {
+		file := filepath.Join(filepath.Dir(dir), name)
+		os.MkdirAll(filepath.Dir(file), 0o755)
+		if err := os.WriteFile(file, []byte(data), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := options(t)
+	o.Manifest, o.Settings, o.Secrets = filepath.Join(dir, "mcpship.json"), nil, nil
+	o.Programs = map[string]string{"./bin/x": "bin/x", "../x": "../x"}
+	bundles, err := Write(t.TempDir(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := unzip(t, bundles[0].File)
+	var m struct{ Tools []struct{ Command []string } }
+	if err := json.Unmarshal(files["server/mcpship.json"], &m); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"bin x", "up x"} {
+		run := m.Tools[i].Command[0]
+		if got := string(files["server/"+strings.TrimPrefix(run, "./")]); got != want {
+			t.Errorf("tool %d runs %s, which holds %q, want %q", i, run, got, want)
+		}
+	}
+}
