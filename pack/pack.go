@@ -93,18 +93,33 @@ func Write(dir string, o Options) ([]Bundle, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	var written []string
+	// Every bundle goes to a temporary file first, and only when all are
+	// written do they take their names, so that a failure (a full disk, a
+	// folder in the way) leaves the bundles of an earlier run as they were.
+	temps := make([]string, 0, len(built))
+	defer func() {
+		for _, f := range temps {
+			os.Remove(f)
+		}
+	}()
 	for i := range built {
 		b := &built[i]
 		b.File = filepath.Join(dir, b.File)
-		if err := writeFile(b.File, b.data); err != nil {
-			for _, f := range written {
-				os.Remove(f)
-			}
+		if fi, err := os.Lstat(b.File); err == nil && !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("write %s: it is not a file (%s); remove it or choose another --out", b.File, fi.Mode().Type())
+		}
+		temp, err := writeTemp(b.File, b.data)
+		if err != nil {
 			return nil, err
 		}
-		written = append(written, b.File)
+		temps = append(temps, temp)
 	}
+	for i, b := range built {
+		if err := os.Rename(temps[i], b.File); err != nil {
+			return nil, fmt.Errorf("write %s: %w", b.File, err)
+		}
+	}
+	temps = nil
 	out := make([]Bundle, len(built))
 	for i, b := range built {
 		out[i] = b.Bundle
@@ -117,11 +132,12 @@ type built struct {
 	data []byte
 }
 
-// writeFile writes data to a temporary file beside file and renames it.
-func writeFile(file string, data []byte) error {
+// writeTemp writes data to a new temporary file beside file and returns
+// its name.
+func writeTemp(file string, data []byte) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(file), ".mcpb-*")
 	if err != nil {
-		return err
+		return "", fmt.Errorf("write %s: %w", file, err)
 	}
 	_, err = f.Write(data)
 	if err == nil {
@@ -133,14 +149,11 @@ func writeFile(file string, data []byte) error {
 	if err == nil {
 		err = os.Chmod(f.Name(), 0o644)
 	}
-	if err == nil {
-		err = os.Rename(f.Name(), file)
-	}
 	if err != nil {
 		os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", file, err)
+		return "", fmt.Errorf("write %s: %w", file, err)
 	}
-	return nil
+	return f.Name(), nil
 }
 
 // server is what the bundles run: mcpship and a manifest, or an app.

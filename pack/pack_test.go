@@ -387,3 +387,27 @@ func TestWriteProgramsOfOneName(t *testing.T) {
 		}
 	}
 }
+
+// When one bundle cannot be written, the bundles already in the folder
+// (from an earlier run) are left as they were, and no temporary file stays.
+func TestWriteKeepsOldBundlesOnFailure(t *testing.T) {
+	out := t.TempDir()
+	old := filepath.Join(out, "greeter_1.0.0_linux_amd64.mcpb")
+	if err := os.WriteFile(old, []byte("old bundle"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The Windows bundle's name is taken by a folder, so it cannot be written.
+	if err := os.MkdirAll(filepath.Join(out, "greeter_1.0.0_windows_arm64.mcpb", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(out, options(t)); err == nil || !strings.Contains(err.Error(), "greeter_1.0.0_windows_arm64.mcpb") {
+		t.Fatalf("Write() = %v, want an error naming the Windows bundle", err)
+	}
+	if data, err := os.ReadFile(old); err != nil || string(data) != "old bundle" {
+		t.Errorf("the earlier bundle %s now holds %d bytes (%v), want it unchanged", old, len(data), err)
+	}
+	entries, _ := os.ReadDir(out)
+	if len(entries) != 2 {
+		t.Errorf("%s holds %d files, want the 2 it held", out, len(entries))
+	}
+}
