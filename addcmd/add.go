@@ -75,9 +75,6 @@ type install struct {
 }
 
 func run(c *cli.Context) error {
-	if c.NArg() > 1 && strings.HasPrefix(c.Args().Get(1), "-") {
-		return usagef("flags go before SOURCE: mcpship add [flags] SOURCE (got %q after it)", c.Args().Get(1))
-	}
 	if c.NArg() != 1 {
 		return usagef("add takes one SOURCE: an .mcpb file, an https:// URL of one, or a registry name such as io.github.owner/server[@VERSION]")
 	}

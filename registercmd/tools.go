@@ -103,11 +103,6 @@ func runCall(c *cli.Context) error {
 		return usagef("name the tool, then the server: a command after \"--\" (%s call TOOL '{}' -- %s serve --manifest mcpship.json), or --name and the name of a registered one (see '%s list')",
 			c.App.Name, c.App.Name, c.App.Name)
 	}
-	for _, w := range words {
-		if strings.HasPrefix(w, "-") && w != "-" {
-			return usagef("%s: flags go before TOOL, as in '%s call --json TOOL ARGUMENTS -- COMMAND'", w, c.App.Name)
-		}
-	}
 	if len(words) == 0 || len(words) > 2 {
 		return usagef("call takes TOOL and at most one ARGUMENTS (a JSON object, quoted as one word) before \"--\", got %q", words)
 	}
