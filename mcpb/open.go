@@ -301,7 +301,7 @@ func unpackFile(root *os.Root, zf *zip.File, name string) error {
 // ${DOCUMENTS}, ${DOWNLOADS} (the user's folders), ${pathSeparator} and
 // ${/}, and ${user_config.KEY}: values[KEY] (a string, float64, bool or
 // []string), else the setting's default (whose own variables are
-// replaced). An argument that is exactly ${user_config.KEY} of a list
+// replaced, but not ${user_config.KEY} again). An argument that is exactly ${user_config.KEY} of a list
 // becomes one argument per item; elsewhere a list is joined with commas.
 // As in the official implementation (getMcpConfigForManifest in
 // github.com/modelcontextprotocol/mcpb), an optional setting without a
@@ -310,7 +310,8 @@ func unpackFile(root *os.Root, zf *zip.File, name string) error {
 //
 // A binary server's relative command, and an argument that names a file
 // of the bundle, are made absolute under dir, since an assistant does not
-// start servers in their own directory.
+// start servers in their own directory. A binary server's command must be
+// a file under dir.
 func (m *Manifest) Launch(dir, platform string, values map[string]any) (command string, args []string, env map[string]string, err error) {
 	mc := m.Server.MCPConfig
 	if mc == nil {
@@ -349,18 +350,24 @@ func (m *Manifest) Launch(dir, platform string, values map[string]any) (command 
 		}
 		return u.Default, true
 	}
-	var expand func(s string) string
-	expand = func(s string) string {
+	// expand replaces the variables in s. In a setting's value, a
+	// ${user_config.KEY} stays as written: a setting that named itself
+	// would never end.
+	var expand func(s string, settings bool) string
+	expand = func(s string, settings bool) string {
 		return varRE.ReplaceAllStringFunc(s, func(v string) string {
 			name := v[2 : len(v)-1]
 			if key, ok := strings.CutPrefix(name, "user_config."); ok {
+				if !settings {
+					return v
+				}
 				x, ok := setting(key)
 				if !ok {
 					return v
 				}
 				items := list(x)
 				for i := range items {
-					items[i] = expand(items[i])
+					items[i] = expand(items[i], false)
 				}
 				return strings.Join(items, ",")
 			}
@@ -375,12 +382,12 @@ func (m *Manifest) Launch(dir, platform string, values map[string]any) (command 
 		if key, ok := strings.CutPrefix(a, "${user_config."); ok && strings.HasSuffix(key, "}") && !strings.Contains(key, "${") {
 			if x, ok := setting(strings.TrimSuffix(key, "}")); ok {
 				for _, item := range list(x) {
-					out = append(out, expand(item))
+					out = append(out, expand(item, false))
 				}
 				continue
 			}
 		}
-		a = expand(a)
+		a = expand(a, true)
 		if name := filepath.FromSlash(a); !filepath.IsAbs(name) && checkName(a) == nil {
 			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 				a = filepath.Join(dir, name)
@@ -388,17 +395,22 @@ func (m *Manifest) Launch(dir, platform string, values map[string]any) (command 
 		}
 		out = append(out, a)
 	}
-	command = expand(command)
-	if m.Server.Type == "binary" && !filepath.IsAbs(filepath.FromSlash(command)) {
-		command = filepath.Join(dir, filepath.FromSlash(command))
-		if runtime.GOOS == "windows" && filepath.Ext(command) == "" {
-			command += ".exe"
+	command = expand(command, true)
+	if m.Server.Type == "binary" {
+		if !filepath.IsAbs(filepath.FromSlash(command)) {
+			command = filepath.Join(dir, filepath.FromSlash(command))
+			if runtime.GOOS == "windows" && filepath.Ext(command) == "" {
+				command += ".exe"
+			}
+		}
+		if rel, err := filepath.Rel(dir, filepath.FromSlash(command)); err != nil || !filepath.IsLocal(rel) {
+			return "", nil, nil, fmt.Errorf("the bundle's binary server would run %s, which is outside the bundle's folder %s; a binary server runs a file of its bundle", command, dir)
 		}
 	}
 	if env != nil {
 		expanded := make(map[string]string, len(env))
 		for k, v := range env {
-			expanded[k] = expand(v)
+			expanded[k] = expand(v, true)
 		}
 		env = expanded
 	}

@@ -313,3 +313,42 @@ func ExampleOpen() {
 	fmt.Println(filepath.ToSlash(rel), args)
 	// Output: servers/hello/1.0.0/server/hello [--greeting bonjour]
 }
+
+// A setting whose value names a setting, itself or another, is not
+// expanded again: a manifest made to recurse would never end (it
+// overflowed the stack).
+func TestLaunchSettingNamingASetting(t *testing.T) {
+	dir := t.TempDir()
+	m := openManifest()
+	m.UserConfig["loop"] = UserConfig{Type: "string", Title: "Loop", Description: "d", Default: "${user_config.loop}-${user_config.token}"}
+	m.Server.MCPConfig.Args = []string{"${user_config.loop}", "--loop=${user_config.loop}"}
+	m.Server.MCPConfig.Env = map[string]string{"LOOP": "${user_config.loop}"}
+	_, args, env, err := m.Launch(dir, "linux", map[string]any{"token": "${user_config.token}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"${user_config.loop}-${user_config.token}", "--loop=${user_config.loop}-${user_config.token}"}
+	if !reflect.DeepEqual(args, want) || env["LOOP"] != want[0] {
+		t.Errorf("args %q, env %q; want %q", args, env, want)
+	}
+}
+
+// A binary server runs a file of its bundle: a command that leads out of
+// the bundle's folder is refused, however it is written.
+func TestLaunchBinaryOutsideTheBundle(t *testing.T) {
+	dir := t.TempDir()
+	for _, command := range []string{"../../../../../../bin/sh", "/bin/sh", "${__dirname}/../../../bin/sh", "${HOME}/bin/x", "${__dirname}/.."} {
+		m := openManifest()
+		m.Server.MCPConfig.Command = command
+		_, _, _, err := m.Launch(dir, "linux", map[string]any{"token": "t"})
+		if err == nil || !strings.Contains(err.Error(), "which is outside the bundle's folder") {
+			t.Errorf("command %q: %v", command, err)
+		}
+	}
+	// A node server's command is the interpreter.
+	m := openManifest()
+	m.Server.Type, m.Server.EntryPoint, m.Server.MCPConfig.Command = "node", "server/index.js", "node"
+	if cmd, _, _, err := m.Launch(dir, "linux", map[string]any{"token": "t"}); err != nil || cmd != "node" {
+		t.Errorf("node: %q %v", cmd, err)
+	}
+}
