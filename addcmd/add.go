@@ -15,11 +15,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -75,6 +77,20 @@ type install struct {
 }
 
 func run(c *cli.Context) error {
+	// An interrupt cancels the download, the unpacking or the check, and
+	// what add made so far is removed; a second one stops add at once.
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { <-ctx.Done(); stop() }()
+	c.Context = ctx
+	err := add(c)
+	if err != nil && ctx.Err() != nil {
+		return cli.Exit("add: interrupted; nothing was installed", 130)
+	}
+	return err
+}
+
+func add(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return usagef("add takes one SOURCE: an .mcpb file, an https:// URL of one, or a registry name such as io.github.owner/server[@VERSION]")
 	}
@@ -319,6 +335,11 @@ func fromBundle(c *cli.Context, root, file, sha string, rec *installed.Record) (
 			return nil, fmt.Errorf("unpacking the bundle: %w", err)
 		}
 		in.unpacked = rec.Dir
+		if err := c.Context.Err(); err != nil { // interrupted while unpacking
+			os.RemoveAll(in.unpacked)
+			installed.Tidy(root, name)
+			return nil, err
+		}
 	}
 	cmd, args, env, err := m.Launch(rec.Dir, mcpb.Platform(runtime.GOOS), values)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -145,7 +146,7 @@ func typed(u mcpb.UserConfig, raw []string) (any, error) {
 	switch u.Type {
 	case "number":
 		n, err := strconv.ParseFloat(s, 64)
-		if err != nil {
+		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
 			return nil, fmt.Errorf("%q is not a number", s)
 		}
 		if (u.Min != nil && n < *u.Min) || (u.Max != nil && n > *u.Max) {

@@ -1,0 +1,137 @@
+package tests
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpship/mcpship/mcpb"
+)
+
+// writeProbeBundle writes a bundle "probe" 1.0.0 whose binary server is
+// server/run (a script that exits 3), started with command and args, to
+// dir, and returns its path.
+func writeProbeBundle(t *testing.T, dir, command string, args []string, settings map[string]mcpb.UserConfig) string {
+	t.Helper()
+	m := &mcpb.Manifest{ManifestVersion: mcpb.ManifestVersion, Name: "probe", Version: "1.0.0", Description: "d", Author: mcpb.Author{Name: "a"},
+		Server:     mcpb.Server{Type: "binary", EntryPoint: "server/run", MCPConfig: &mcpb.MCPConfig{Command: command, Args: args}},
+		UserConfig: settings}
+	var buf bytes.Buffer
+	if err := mcpb.Write(&buf, m, []mcpb.File{{Name: "server/run", Data: []byte("#!/bin/sh\necho 'probe: no server here' >&2\nexit 3\n"), Mode: 0o755}}); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "probe.mcpb")
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// nothingInstalled fails t if add left a folder or wrote Cursor's config.
+func (s addSandbox) nothingInstalled(t *testing.T) {
+	t.Helper()
+	if entries, err := os.ReadDir(s.serversDir()); len(entries) != 0 {
+		t.Errorf("left in %s: %v (%v)", s.serversDir(), entries, err)
+	}
+	if _, err := os.Stat(filepath.Join(s.home, ".cursor", "mcp.json")); !os.IsNotExist(err) {
+		t.Errorf("Cursor's config was written: %v", err)
+	}
+}
+
+// TestAddRefusesABinaryOutsideTheBundle: a binary server's command that
+// leads out of its unpacked folder is refused before anything runs.
+func TestAddRefusesABinaryOutsideTheBundle(t *testing.T) {
+	for _, command := range []string{"../../../../../../../../bin/sh", "/bin/sh", "${__dirname}/../../../../../../../bin/sh"} {
+		s := newAddSandbox(t, newFakeHub(t))
+		file := writeProbeBundle(t, s.proj, command, []string{"-c", "echo ran >&2; exit 9"}, nil)
+		_, errOut, code := s.mcpship("add", file, "--client", "cursor")
+		if code != 1 || !strings.Contains(errOut, "which is outside the bundle's folder") || strings.Contains(errOut, "handshake") {
+			t.Errorf("command %q: exit %d, want 1 before the handshake check\n%s", command, code, errOut)
+		}
+		s.nothingInstalled(t)
+	}
+}
+
+// TestAddSettingNamingItself: a setting whose default names itself
+// crashed add (stack overflow) after it had unpacked the bundle, which
+// stayed.
+func TestAddSettingNamingItself(t *testing.T) {
+	s := newAddSandbox(t, newFakeHub(t))
+	file := writeProbeBundle(t, s.proj, "${__dirname}/server/run", []string{"${user_config.loop}"}, map[string]mcpb.UserConfig{
+		"loop": {Type: "string", Title: "Loop", Description: "d", Default: "${user_config.loop}"}})
+	_, errOut, code := s.mcpship("add", file, "--client", "cursor", "--timeout", "10s")
+	if code != 1 || !strings.Contains(errOut, "probe: no server here") {
+		t.Errorf("exit %d, want 1 from the failed handshake check\n%.2000s", code, errOut)
+	}
+	s.nothingInstalled(t)
+}
+
+// TestAddRefusesNumbersThatAreNot: NaN and Inf parse as floats but are
+// no JSON numbers, and NaN passed every min and max.
+func TestAddRefusesNumbersThatAreNot(t *testing.T) {
+	s := newAddSandbox(t, newFakeHub(t))
+	min, max := 1.0, 10.0
+	file := writeProbeBundle(t, s.proj, "${__dirname}/server/run", []string{"--n=${user_config.n}"}, map[string]mcpb.UserConfig{
+		"n": {Type: "number", Title: "N", Description: "d", Min: &min, Max: &max, Default: 2.0}})
+	for _, v := range []string{"NaN", "nan", "Inf", "-Infinity", "1e400", "0", "11"} {
+		_, errOut, code := s.mcpship("add", file, "--config", "n="+v, "--client", "cursor")
+		if code != 64 || !strings.Contains(errOut, "--config n: ") {
+			t.Errorf("n=%s: exit %d, want 64\n%s", v, code, errOut)
+		}
+	}
+	s.nothingInstalled(t)
+}
+
+// TestAddInterrupted: an interrupt in the middle of the download stops
+// add, which removes what it wrote: no partial download is left in the
+// temporary directory, nothing installed.
+func TestAddInterrupted(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGINT cannot be sent to a process on Windows")
+	}
+	started := make(chan struct{}, 1)
+	slow := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "1000000")
+		w.Write(bytes.Repeat([]byte("PK"), 50_000))
+		w.(http.Flusher).Flush()
+		started <- struct{}{}
+		<-r.Context().Done()
+	}))
+	defer slow.Close()
+	s := newAddSandbox(t, newFakeHub(t))
+	tmp := t.TempDir()
+	c := s.cmd("add", slow.URL+"/probe.mcpb", "--client", "cursor")
+	c.Env = append(c.Env, "SSL_CERT_FILE="+s.certFile, "TMPDIR="+tmp)
+	var errOut bytes.Buffer
+	c.Stderr = &errOut
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-started:
+	case <-time.After(60 * time.Second):
+		c.Process.Kill()
+		t.Fatalf("the download did not start\n%s", errOut.String())
+	}
+	// The server has flushed its bytes; let mcpship write them.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if files, _ := filepath.Glob(filepath.Join(tmp, "*")); len(files) > 0 {
+			break
+		}
+	}
+	c.Process.Signal(os.Interrupt)
+	c.Wait()
+	if code := c.ProcessState.ExitCode(); code != 130 || !strings.Contains(errOut.String(), "interrupted; nothing was installed") {
+		t.Errorf("exit %d, want 130\n%s", code, errOut.String())
+	}
+	if files, _ := filepath.Glob(filepath.Join(tmp, "*")); len(files) > 0 {
+		t.Errorf("left in the temporary directory: %q", files)
+	}
+	s.nothingInstalled(t)
+}
