@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -15,8 +16,12 @@ import (
 // wait in a pager.
 var helpEnv = []string{"COLUMNS=100", "NO_COLOR=1", "TERM=dumb", "CLICOLOR=0", "PAGER=cat", "GIT_PAGER=cat"}
 
-// errTimeout is returned by runHelp when the program did not finish in time.
-var errTimeout = errors.New("timed out")
+// errTimeout is returned by runHelp when the program did not finish in
+// time, errTooLong when it printed more than helpLimit bytes.
+var (
+	errTimeout = errors.New("timed out")
+	errTooLong = errors.New("printed more than 1 MiB, which is not help")
+)
 
 // runHelp runs argv directly (no shell) with stdin on the null device and
 // returns what it printed: standard output, or standard error when that
@@ -27,8 +32,8 @@ func runHelp(ctx context.Context, argv []string, timeout time.Duration) (string,
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), helpEnv...)
-	var stdout, stderr limitedBuffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stdout, stderr := &limitedBuffer{full: cancel}, &limitedBuffer{full: cancel}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = time.Second
 	ownGroup(cmd)
 	err := cmd.Run()
@@ -37,7 +42,10 @@ func runHelp(ctx context.Context, argv []string, timeout time.Duration) (string,
 		// its output open, a pager) goes with it.
 		killGroup(cmd.Process.Pid)
 	}
-	if ctx.Err() == context.DeadlineExceeded {
+	switch {
+	case stdout.over.Load() || stderr.over.Load():
+		return "", errTooLong
+	case ctx.Err() == context.DeadlineExceeded:
 		return "", errTimeout
 	}
 	var exit *exec.ExitError
@@ -54,12 +62,25 @@ func runHelp(ctx context.Context, argv []string, timeout time.Duration) (string,
 	return out, nil
 }
 
-// limitedBuffer keeps the first 1 MiB written to it: more is not help.
-type limitedBuffer struct{ bytes.Buffer }
+// helpLimit is the most a help run may print: more is not help.
+const helpLimit = 1 << 20
+
+// limitedBuffer keeps the first helpLimit bytes written to it, and calls
+// full (stopping the program) when more come. It is only an io.Writer:
+// an embedded bytes.Buffer's ReadFrom would let io.Copy past the limit.
+type limitedBuffer struct {
+	buf  bytes.Buffer
+	full func()
+	over atomic.Bool
+}
+
+func (b *limitedBuffer) String() string { return b.buf.String() }
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := 1<<20 - b.Len(); room > 0 {
-		b.Buffer.Write(p[:min(len(p), room)])
+	room := helpLimit - b.buf.Len()
+	b.buf.Write(p[:max(0, min(len(p), room))])
+	if len(p) > room && !b.over.Swap(true) {
+		b.full()
 	}
 	return len(p), nil
 }

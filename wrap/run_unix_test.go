@@ -4,6 +4,7 @@ package wrap
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,4 +41,17 @@ func TestRunHelpStopsWhatTheProgramLeftRunning(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Errorf("the child %s is still running: %s", strings.TrimSpace(string(pid)), stat)
+}
+
+// Help that never ends is stopped once it passes the limit, not left to
+// run until the timeout.
+func TestRunHelpStopsEndlessOutput(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "endless")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'Usage: endless [OPTIONS]'\nexec yes '  --foo BAR   a flag'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := runHelp(context.Background(), []string{script, "--help"}, 10*time.Minute)
+	if !errors.Is(err, errTooLong) {
+		t.Errorf("runHelp: %v, want %v", err, errTooLong)
+	}
 }
