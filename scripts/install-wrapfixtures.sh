@@ -5,9 +5,10 @@
 #
 #   sh scripts/install-wrapfixtures.sh
 #
-# From Debian (apt-get, as root or with password-less sudo; about 7 MB to
-# download): gdu (Cobra), duf (Go's flag), yamllint and reuse (argparse),
-# python3-flask and black (Click), fd-find, hyperfine and hexyl (clap).
+# From Debian (apt-get, as root or with password-less sudo; about 16 MB to
+# download): gdu and restic (Cobra), duf (Go's flag), yamllint and reuse
+# (argparse), python3-flask and black (Click), fd-find, hyperfine and hexyl
+# (clap), ripgrep (clap 2 with a template of its own) and git.
 # From the Go module proxy (go install, into $MCPSHIP_CACHE/wrapfixtures,
 # default ~/.cache/mcpship/wrapfixtures): yq (Cobra), swag (urfave/cli v2),
 # and urfave/cli v3's own build tool, as "builder" (urfave/cli v3). The tests
@@ -19,9 +20,9 @@
 # CI=true. It exits 1 only on other failures.
 set -eu
 
-APT_PACKAGES="gdu duf yamllint reuse python3-flask black fd-find hyperfine hexyl"
+APT_PACKAGES="gdu duf yamllint reuse python3-flask black fd-find hyperfine hexyl ripgrep restic git"
 # The binary each package installs, checked to decide whether to install.
-APT_BINARIES="/usr/bin/gdu /usr/bin/duf /usr/bin/yamllint /usr/bin/reuse /usr/bin/flask /usr/bin/black /usr/bin/fdfind /usr/bin/hyperfine /usr/bin/hexyl"
+APT_BINARIES="/usr/bin/gdu /usr/bin/duf /usr/bin/yamllint /usr/bin/reuse /usr/bin/flask /usr/bin/black /usr/bin/fdfind /usr/bin/hyperfine /usr/bin/hexyl /usr/bin/rg /usr/bin/restic /usr/bin/git"
 
 # NAME MODULE PACKAGE VERSION, one per line.
 GO_PROGRAMS="yq github.com/mikefarah/yq/v4 github.com/mikefarah/yq/v4 v4.54.3

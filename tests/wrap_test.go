@@ -480,3 +480,54 @@ func TestWrapPlainHelp(t *testing.T) {
 		t.Errorf("goreleaser_check: isError=%v, want the unknown field:\n%s", isErr, out)
 	}
 }
+
+// TestWrapMorePrograms runs wrap on programs its helper did not write it
+// against: a Cobra program whose long help has headings and lists of its
+// own (restic), a usage of several forms (ripgrep), and a program that runs
+// the command it is given (git).
+func TestWrapMorePrograms(t *testing.T) {
+	rg := wrapProgram(t, "/usr/bin/rg")
+	restic := wrapProgram(t, "/usr/bin/restic")
+	git := wrapProgram(t, "/usr/bin/git")
+
+	d := wrapDraft(t, "--", rg)
+	cmd, in, _ := d.tool(t, "rg")
+	wantInputs(t, "rg", in, map[string]map[string]any{
+		"pattern":            {"required": true},
+		"path":               {"type": "array", "required": nil},
+		"max-count":          {"type": "integer"},
+		"pre":                nil, // runs a command on each file
+		"ignore-case":        {"type": "boolean", "flag": "--ignore-case"},
+		"command":            nil,
+		"files-with-matches": {"type": "boolean"},
+	})
+	if got := cmd[len(cmd)-2:]; !reflect.DeepEqual(got, []string{"{pattern}", "{path}"}) {
+		t.Errorf("rg: command ends %q", got)
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "a.txt", "hay\nneedle\n")
+	writeFile(t, dir, "b.txt", "hay\n")
+	out, isErr := d.call(t, "rg", map[string]any{"pattern": "needle", "path": []string{dir}, "files-with-matches": true})
+	if isErr || !strings.Contains(out, "a.txt") || strings.Contains(out, "b.txt") {
+		t.Errorf("rg: isError=%v, want a.txt alone:\n%s", isErr, out)
+	}
+
+	d = wrapDraft(t, "--", restic)
+	d.tool(t, "restic_snapshots")
+	_, in, _ = d.tool(t, "restic_stats")
+	wantInputs(t, "restic_stats", in, map[string]map[string]any{"mode": {"flag": "--mode="}, "json": {"type": "boolean"}})
+	for _, bad := range []string{"restic stats Refer", "restic diff M", "Exit"} {
+		if strings.Contains(d.stderr, bad) {
+			t.Errorf("wrap read %q, a word of a description, as a command:\n%s", bad, d.stderr)
+		}
+	}
+	out, isErr = d.call(t, "restic_version", nil)
+	if isErr || !strings.Contains(out, "restic ") {
+		t.Errorf("restic_version: isError=%v:\n%s", isErr, out)
+	}
+
+	_, stderr, err := runMcpship(t.TempDir(), "wrap", "--", git)
+	if err == nil || !strings.Contains(stderr, `git: it runs the command it is given (its argument COMMAND); to draft it, add --allow "git"`) {
+		t.Errorf("wrap git: %v, want it left out:\n%s", err, stderr)
+	}
+}

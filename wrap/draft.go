@@ -102,6 +102,7 @@ func draft(ctx context.Context, argv []string, opts Options, run runFunc) (*Resu
 		}
 	}
 	d.walk(root, "")
+	d.reportOverRuns()
 	return d.finish()
 }
 
@@ -144,6 +145,23 @@ type drafter struct {
 	res   *Result
 	tools []tool
 	names map[string]bool
+	// overRuns are the commands not read because of Options.MaxRuns.
+	overRuns []string
+}
+
+// reportOverRuns lists the commands not read because of Options.MaxRuns:
+// the first ten, then how many more, so a tree of thousands of commands
+// gives a report that can be read.
+func (d *drafter) reportOverRuns() {
+	why := fmt.Sprintf("not read: the limit of %d help runs was reached", d.opts.MaxRuns)
+	for i, line := range d.overRuns {
+		if i == 10 {
+			d.res.Unread = append(d.res.Unread, fmt.Sprintf("%d more commands (%s ... %s): %s; raise --max-runs, or draft one branch at a time: mcpship wrap -- %s",
+				len(d.overRuns)-i, line, d.overRuns[len(d.overRuns)-1], why, line))
+			return
+		}
+		d.res.Unread = append(d.res.Unread, line+": "+why)
+	}
 }
 
 // helpForms are the ways of asking for help, tried in order.
@@ -176,6 +194,8 @@ func (d *drafter) read(path []string, parent *node) (*node, error) {
 			return nil, fmt.Errorf("not read: the %v for reading help ran out", d.opts.TotalTime)
 		case errors.Is(err, errTimeout):
 			return nil, fmt.Errorf("%s did not finish within %v (a program that waits for input or starts a server when asked for help cannot be drafted; write its manifest by hand, see docs/manifest.md)", describeRun(argv), d.opts.Timeout)
+		case errors.Is(err, errTooLong):
+			return nil, fmt.Errorf("%s %v; write its manifest by hand (docs/manifest.md)", describeRun(argv), err)
 		case err != nil:
 			return nil, fmt.Errorf("running %s: %v", describeRun(argv), err)
 		}
@@ -214,8 +234,13 @@ func (d *drafter) walk(n *node, summary string) {
 	n.summary = summary
 	h := n.help
 	if len(h.commands) == 0 {
-		if positionals, _ := positionalsOf(n); runsCommands(positionals) != "" && !n.writes {
-			why := runsCommands(positionals)
+		// In any form of its usage: ionice [options] <command>.
+		positionals, _ := positionalsOf(n)
+		for _, form := range append([]string{h.usage}, h.forms...) {
+			more, _ := usageArgs(form, h.layout, len(n.path))
+			positionals = append(positionals, more...)
+		}
+		if why := runsCommands(positionals); why != "" && !n.writes {
 			if !d.allowed(n.path) {
 				d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s: %s; to draft it, add --allow %q", d.cmdline(n.path), why, d.cmdline(n.path)))
 				return
@@ -237,6 +262,10 @@ func (d *drafter) walk(n *node, summary string) {
 		}
 		if len(path) > d.opts.MaxDepth+d.base {
 			d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s: not read: deeper than --max-depth %d; run mcpship wrap on it: mcpship wrap -- %s", line, d.opts.MaxDepth, line))
+			continue
+		}
+		if d.runs >= d.opts.MaxRuns {
+			d.overRuns = append(d.overRuns, line)
 			continue
 		}
 		child, err := d.read(path, n)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -360,5 +361,116 @@ func TestDraftKubectl(t *testing.T) {
 		if !strings.Contains(report, want) {
 			t.Errorf("the report has no line %q:\n%s", want, report)
 		}
+	}
+}
+
+// Headings and lists in a Cobra command's long description ("EXIT
+// STATUS", "The modes are:" and its "* raw-data: ..." items) are prose,
+// not groups of subcommands to run.
+func TestDraftCobraDescriptionIsNotCommands(t *testing.T) {
+	run, runs := helpsOf(t, map[string]string{"restic": "cobra-restic", "restic snapshots": "cobra-restic-snapshots", "restic stats": "cobra-restic-stats"})
+	res, err := draft(context.Background(), []string{"restic"}, Options{}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"restic_snapshots", "restic_stats"} {
+		if !slices.Contains(res.Tools, want) {
+			t.Errorf("no tool %s in %q", want, res.Tools)
+		}
+	}
+	for _, r := range *runs {
+		if f := strings.Fields(r); len(f) > 2 && f[len(f)-1] == "--help" && !slices.Contains([]string{"cache", "cat", "check", "diff", "dump", "find", "key", "list", "ls", "recover", "snapshots", "stats", "version"}, f[1]) ||
+			strings.Contains(r, "Exit") || strings.Contains(r, "Refer") || strings.Contains(r, ":") {
+			t.Errorf("ran %q: a word of a description read as a command", r)
+		}
+	}
+}
+
+// A usage of several forms ("pip cache dir", "pip cache info", ...) is
+// not one long form whose words are all required arguments: the
+// arguments section says what they are, or a guessed list stands in.
+func TestDraftUsageForms(t *testing.T) {
+	for _, c := range []struct {
+		argv   []string
+		texts  map[string]string
+		inputs map[string]map[string]any
+		report string
+	}{
+		{[]string{"pip", "cache"}, map[string]string{"pip cache": "plain-pip-cache"},
+			map[string]map[string]any{"args": {"type": "array"}, "pip": nil, "dir": nil, "purge": nil},
+			"pip cache args: a list of positional arguments, for the 5 forms of its usage, which wrap cannot read"},
+		{[]string{"rg"}, map[string]string{"rg": "plain-rg"},
+			map[string]map[string]any{"pattern": {"required": true}, "path": {"type": "array", "required": nil}, "command": nil, "pre": nil},
+			"rg --pre: may write or run commands (its value is a COMMAND to run)"},
+	} {
+		run, _ := helpsOf(t, c.texts)
+		res, err := draft(context.Background(), c.argv, Options{}, run)
+		if err != nil {
+			t.Fatalf("%s: %v", c.argv, err)
+		}
+		tl := decode(t, res).Tools[0]
+		for name, want := range c.inputs {
+			if want == nil {
+				if _, ok := tl.Inputs[name]; ok {
+					t.Errorf("%s: input %s is offered", tl.Name, name)
+				}
+				continue
+			}
+			for k, v := range want {
+				if got := tl.Inputs[name][k]; !reflect.DeepEqual(got, v) {
+					t.Errorf("%s: input %s: %s is %#v, want %#v", tl.Name, name, k, got, v)
+				}
+			}
+		}
+		if report := strings.Join(append(res.Guessed, res.LeftOut...), "\n"); !strings.Contains(report, c.report) {
+			t.Errorf("%s: the report has no line %q:\n%s", tl.Name, c.report, report)
+		}
+	}
+}
+
+// A tree of thousands of commands stays within --max-runs, and the
+// report says what was not read in a few lines.
+func TestDraftThousandsOfCommands(t *testing.T) {
+	var list strings.Builder
+	for i := 1; i <= 3000; i++ {
+		fmt.Fprintf(&list, "  c%d   command %d\n", i, i)
+	}
+	root := "Usage:\n  many [command]\n\nAvailable Commands:\n" + list.String() + "\nFlags:\n  -h, --help   help for many\n"
+	runs := 0
+	run := func(_ context.Context, argv []string, _ time.Duration) (string, error) {
+		runs++
+		if len(argv) == 2 {
+			return root, nil
+		}
+		return "Usage:\n  many " + argv[1] + " [flags]\n\nFlags:\n  -q, --quiet   say less\n", nil
+	}
+	res, err := draft(context.Background(), []string{"many"}, Options{MaxRuns: 5}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs != 5 || len(res.Tools) != 4 {
+		t.Errorf("%d runs, %d tools: want 5 runs and 4 tools", runs, len(res.Tools))
+	}
+	want := "2986 more commands (many c15 ... many c3000): not read: the limit of 5 help runs was reached; raise --max-runs, or draft one branch at a time: mcpship wrap -- many c15"
+	if len(res.Unread) != 11 || res.Unread[10] != want {
+		t.Errorf("%d lines of unread, the last %q; want 11, the last %q", len(res.Unread), res.Unread[len(res.Unread)-1], want)
+	}
+}
+
+// A flag whose name is not UTF-8 is not offered: the manifest, which is
+// JSON, would pass another name.
+func TestDraftFlagNameNotUTF8(t *testing.T) {
+	help := "Usage: bad [OPTIONS]\n\nOptions:\n  --caf\xe9 <X>  caf\xe9\n  --ok <X>    fine\n  -h, --help  Print help\n"
+	run := func(context.Context, []string, time.Duration) (string, error) { return help, nil }
+	res, err := draft(context.Background(), []string{"bad"}, Options{}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := decode(t, res).Tools[0]
+	if _, ok := tl.Inputs["caf"]; ok || tl.Inputs["ok"] == nil {
+		t.Errorf("inputs %v: want ok alone", tl.Inputs)
+	}
+	if want := "bad --caf?: not offered: its name is not UTF-8 text"; !strings.Contains(strings.Join(res.Unread, "\n"), want) {
+		t.Errorf("unread:\n%s\nwant %q", strings.Join(res.Unread, "\n"), want)
 	}
 }

@@ -19,6 +19,7 @@ type option struct {
 	hasDef   bool
 	desc     string
 	required bool   // the help marks it required
+	value    string // its value placeholder, as printed: "<COMMAND>", "string"
 	guess    string // why the type is a guess, or ""
 	skip     string // why the flag cannot be offered, or ""
 }
@@ -95,8 +96,8 @@ func parseFlag(l *layout, e entry) (option, bool) {
 			(l == fallback || i == 0 || strings.HasSuffix(toks[i-1], ",") || !strings.HasPrefix(toks[i-1], "-")):
 			// Without a comma before it, "-x" after a flag's name is the
 			// flag's placeholder (urfave/cli takes it from `--x` in the usage).
-			name := t
-			if j := strings.IndexAny(name, "=["); j > 0 { // --color=WHEN, --color[=WHEN]
+			name := strings.Replace(t, "--[no-]", "--", 1) // git's --[no-]verify: --verify, or --no-verify
+			if j := strings.IndexAny(name, "=["); j > 0 {  // --color=WHEN, --color[=WHEN]
 				if l.defaultInHead && name[j] == '=' { // --filename=[]:
 					values = append(values, name[j+1:])
 				} else {
@@ -118,6 +119,7 @@ func parseFlag(l *layout, e entry) (option, bool) {
 	if len(f.names) == 0 {
 		return f, false
 	}
+	f.value = strings.Join(values, " ")
 	f.spelling = f.names[0]
 	for _, n := range f.names {
 		if strings.HasPrefix(n, "--") {

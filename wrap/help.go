@@ -8,8 +8,9 @@ import (
 // help is what one help text says about one command.
 type help struct {
 	layout    *layout
-	usage     string // the usage line, joined
-	about     string // the command's description
+	usage     string   // the usage line, joined
+	forms     []string // the usage's other forms, when it shows several
+	about     string   // the command's description
 	commands  []subcommand
 	flags     []option
 	inherited []option
@@ -35,19 +36,24 @@ type arg struct {
 func parseHelp(text string) *help {
 	l := detect(text)
 	h := &help{layout: l}
+	seenUsage := false
 	for i, s := range sections(text) {
 		k, ok := l.headings[s.heading]
 		switch {
 		case i == 0 && s.heading == "":
 			k = about
+		case !ok && l.describeFirst && !seenUsage:
+			k = other // "EXIT STATUS", "The modes are:" in a Cobra command's Long
 		case !ok:
 			k = l.unknown
 		}
+		seenUsage = seenUsage || k == usage
 		if s.inline != "" && k == usage {
 			h.usage = s.inline
 		}
 		switch k {
 		case usage:
+			indent := -1 // of the first form, on a line of its own
 			for _, line := range s.lines {
 				t := strings.TrimSpace(line)
 				if t == "" {
@@ -59,7 +65,16 @@ func parseHelp(text string) *help {
 				if h.usage != "" && (indentOf(line) == 0 || strings.HasPrefix(strings.ToLower(t), "or:")) {
 					break // the end, or GNU's other forms ("  or:  sort --files0-from=F")
 				}
-				h.usage = strings.TrimSpace(h.usage + " " + t)
+				switch {
+				case h.usage == "":
+					h.usage, indent = t, indentOf(line)
+				case indentOf(line) == indent || indent < 0 && firstWord(t) == firstWord(h.usage):
+					h.forms = append(h.forms, t) // another form: "pip cache dir", "pip cache info"
+				case len(h.forms) > 0:
+					h.forms[len(h.forms)-1] += " " + t
+				default: // the usage, wrapped
+					h.usage += " " + t
+				}
 			}
 			if s.inline != "" && h.about == "" {
 				// Click and argparse put the description after the usage line.
@@ -110,6 +125,13 @@ func parseHelp(text string) *help {
 	return h
 }
 
+func firstWord(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
 // aboutText returns the first paragraph of lines that is prose, not a
 // usage line or a list.
 func aboutText(lines []string, afterUsage bool) string {
@@ -155,9 +177,10 @@ func readCommands(lines []string) []subcommand {
 		if strings.HasSuffix(head, ":") { // a category heading inside the list
 			continue
 		}
+		// "name" or "name, alias": a line of prose is not a command.
 		var names []string
-		for _, n := range strings.FieldsFunc(head, func(r rune) bool { return r == ',' || r == ' ' }) {
-			if validCommandName(n) {
+		for _, n := range strings.Split(head, ",") {
+			if n = strings.TrimSpace(n); validCommandName(n) {
 				names = append(names, n)
 			}
 		}

@@ -17,6 +17,9 @@ func dump(h *help) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "layout: %s\n", h.layout.name)
 	fmt.Fprintf(&b, "usage: %s\n", h.usage)
+	for _, f := range h.forms {
+		fmt.Fprintf(&b, "form: %s\n", f)
+	}
 	fmt.Fprintf(&b, "about: %s\n", h.about)
 	for _, c := range h.commands {
 		fmt.Fprintf(&b, "command: %s", c.name)
@@ -150,5 +153,30 @@ func TestClickRequired(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("read as\n%s\nwant a line %q", got, want)
 		}
+	}
+}
+
+// TestOddFlagSpellings reads flag lines as getopt_long, git and clap
+// programs spell them.
+func TestOddFlagSpellings(t *testing.T) {
+	text := "Usage: odd [OPTIONS] <PATH>...\n\nOptions:\n" +
+		"  -x, --exclude=<PATTERN>...    exclude entries matching PATTERN\n" +
+		"      --[no-]color              colour the output\n" +
+		"      --flag[=VALUE]            an optional value\n" +
+		"  -j, --jobs[=N]                parallel jobs\n" +
+		"  -h, --help                    Print help\n"
+	got := dump(parseHelp(text))
+	for _, want := range []string{
+		"flag: -x --exclude array of string (guessed)\n",
+		"flag: --color boolean\n",
+		"flag: --flag string\n",
+		"flag: -j --jobs integer (guessed)\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no line %q in what was read:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "unread") {
+		t.Errorf("a flag line was not read:\n%s", got)
 	}
 }

@@ -42,6 +42,10 @@ type layout struct {
 	subflagsInherit bool
 	// dashdash: "--" ends the options.
 	dashdash bool
+	// describeFirst: headings before the usage line are the program's
+	// own description (Cobra prints Long first), whatever the unknown
+	// headings after it hold.
+	describeFirst bool
 	// defaultInHead: the flag's default stands where others print a
 	// placeholder, and gives its type: "--all=false:", "--output='':",
 	// "--filename=[]:", "--chunk-size=500:" (kubectl).
@@ -108,7 +112,7 @@ var layouts = []*layout{
 			"available commands": commands, "additional commands": commands, "additional help topics": other,
 			"aliases": other, "examples": other},
 		unknown: commands, // command groups: "Basic Commands (Beginner):"
-		types:   goTypes, boolValue: true, shortEquals: true, subflagsInherit: true, dashdash: true,
+		types:   goTypes, boolValue: true, shortEquals: true, subflagsInherit: true, dashdash: true, describeFirst: true,
 	},
 	{
 		name:  "urfave/cli v3",
@@ -169,7 +173,7 @@ var fallback = &layout{
 	name:    "plain",
 	unknown: mixed,
 	headings: map[string]kind{"usage": usage, "options": flags, "flags": flags, "commands": commands,
-		"arguments": args, "examples": other},
+		"arguments": args, "args": args, "examples": other},
 }
 
 // detect returns the layout of a help text, or fallback.

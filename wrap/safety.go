@@ -87,6 +87,9 @@ func riskyFlag(f option) string {
 			}
 		}
 	}
+	if v := inputName(f.value); commandArgs[v] { // rg's --pre <COMMAND>
+		return "its value is a " + strings.ToUpper(v) + " to run"
+	}
 	if fs := strings.Fields(strings.ToLower(f.desc)); len(fs) > 0 && flagVerbs[strings.Trim(fs[0], ".,:;()")] {
 		return "its help says " + quoteShort(f.desc)
 	}

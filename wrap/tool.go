@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // tool is a drafted tool, in the order its JSON is written.
@@ -85,9 +86,9 @@ func (d *drafter) tool(n *node) {
 		}
 	}
 	positionals, unread := positionalsOf(n)
-	if len(unread) > 0 {
+	if unread != "" {
 		positionals = append(positionals, arg{name: "args", array: true})
-		d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s args: a list of positional arguments, for %s in the usage line, which wrap cannot read; check what the program wants there", line, strings.Join(unread, " ")))
+		d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s args: a list of positional arguments, for %s, which wrap cannot read; check what the program wants there", line, unread))
 	}
 	if len(positionals) == 0 && h.usage == "" && (h.layout.name == "Go flag" || h.layout == fallback) {
 		positionals = []arg{{name: "args", array: true}}
@@ -128,20 +129,33 @@ func (d *drafter) tool(n *node) {
 
 // positionalsOf returns the positional arguments of a command: from its
 // usage line, with the descriptions of its arguments section, or from
-// that section alone; and the words of the usage line that stand for
-// positional arguments wrap cannot read.
-func positionalsOf(n *node) ([]arg, []string) {
+// that section alone; and what in the usage stands for positional
+// arguments that wrap cannot read, or "".
+func positionalsOf(n *node) ([]arg, string) {
 	h := n.help
 	positionals, unread := usageArgs(h.usage, h.layout, len(n.path))
-	if len(positionals) == 0 && len(h.args) > 0 {
-		return h.args, nil
+	switch {
+	case len(h.forms) > 0 && len(h.args) > 0: // several forms: the arguments section says which
+		args := slices.Clone(h.args)
+		for i, a := range args { // optional or a list as the first form shows it
+			if j := slices.IndexFunc(positionals, func(p arg) bool { return p.name == a.name }); j >= 0 {
+				args[i].required, args[i].array = positionals[j].required, positionals[j].array
+			}
+		}
+		return args, ""
+	case len(h.forms) > 0:
+		return nil, fmt.Sprintf("the %d forms of its usage", len(h.forms)+1)
+	case len(positionals) == 0 && len(h.args) > 0:
+		return h.args, ""
+	case len(unread) > 0:
+		return positionals, strings.Join(unread, " ") + " in its usage"
 	}
 	for i, p := range positionals {
 		if j := slices.IndexFunc(h.args, func(a arg) bool { return a.name == p.name }); j >= 0 {
 			positionals[i].desc = h.args[j].desc
 		}
 	}
-	return positionals, unread
+	return positionals, ""
 }
 
 // programPath is the program as the manifest names it: as given, or
@@ -227,6 +241,10 @@ func (d *drafter) addFlag(t *tool, l *layout, f option, line string, counts *typ
 	}
 	if why := riskyFlag(f); why != "" {
 		d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s %s: may write or run commands (%s); to offer it, add an input to %s by hand", line, spell, why, t.Name))
+		return
+	}
+	if !utf8.ValidString(f.spelling) {
+		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: its name is not UTF-8 text, which a manifest cannot pass", line, strings.ToValidUTF8(spell, "?")))
 		return
 	}
 	name := strings.TrimLeft(f.spelling, "-")
