@@ -203,7 +203,7 @@ func TestWriteNothing(t *testing.T) {
 		{"unknown secret", func(o *Options) { o.Secrets = []string{"NOPE"} }, "--secret NOPE"},
 		{"env not passed", func(o *Options) { o.Env = []string{"HOME_DIR"} }, "does not pass HOME_DIR"},
 		{"version", func(o *Options) { o.Version = "1.0" }, `version: "1.0" is not a semantic version`},
-		{"name", func(o *Options) { o.Name = "../x" }, "name"},
+		{"name", func(o *Options) { o.Name = "../x" }, `name "../x"`},
 		{"author", func(o *Options) { o.Author = "" }, "an author is required"},
 		{"icon", func(o *Options) { o.Icon = o.Manifest }, "is not a PNG image"},
 	} {
@@ -214,6 +214,9 @@ func TestWriteNothing(t *testing.T) {
 			_, err := Write(out, o)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("Write() = %v, want an error containing %q", err, c.want)
+			}
+			if strings.Count(err.Error(), c.want) > 1 {
+				t.Errorf("Write() = %v, which says %q twice", err, c.want)
 			}
 			if _, err := os.Stat(out); !os.IsNotExist(err) {
 				t.Errorf("%s was created", out)

@@ -57,7 +57,7 @@ func userConfig(o Options, srv *server) (args []string, env map[string]string, c
 		if hasValue {
 			// serve --set must accept it as the user could have typed it.
 			if _, err := srv.tm.SetDefault(name, value); err != nil {
-				return nil, nil, nil, fmt.Errorf("--set %s: %w", s, err)
+				return nil, nil, nil, err // it names --set NAME=VALUE
 			}
 			c.Default = value
 			switch c.Type {
