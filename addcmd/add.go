@@ -107,6 +107,11 @@ func add(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	unlock, err := installed.Lock(root)
+	if err != nil {
+		return fmt.Errorf("locking %s against another add: %w", root, err)
+	}
+	defer unlock()
 	var in *install
 	switch {
 	case strings.HasPrefix(src, "https://"):

@@ -432,3 +432,11 @@ func (t *Target) Servers(stateDir string) (regs []Registration, exists bool, err
 	}
 	return regs, true, nil
 }
+
+// Lock takes an exclusive lock on the file path (created if need be),
+// waiting while another process holds it, and returns the function that
+// releases it. It is the lock that guards config files (flock where the
+// system has it); others use it for work of their own.
+func Lock(path string) (unlock func(), err error) {
+	return lockFile(path)
+}

@@ -172,6 +172,11 @@ func offerPurge(c *cli.Context, name string) error {
 	if err != nil || r == nil {
 		return err
 	}
+	unlock, err := installed.Lock(root)
+	if err != nil {
+		return fmt.Errorf("locking %s against an add: %w", root, err)
+	}
+	defer unlock()
 	// Any entry that runs a version of the server's, not only the one
 	// recorded, keeps its files.
 	where := filepath.Join(root, name)
