@@ -11,7 +11,8 @@ import (
 // draft makes tools of, by layout. The figures of TestTypingAccuracy
 // count their flags.
 var leafHelps = map[string][]string{
-	"cobra":         {"cobra-gdu", "cobra-yq-eval"},
+	"kubectl":       {"kubectl-get"},
+	"cobra":         {"cobra-gdu", "cobra-yq-eval", "cobra-restic-snapshots", "cobra-restic-stats"},
 	"urfave/cli v3": {"urfave3-builder-vet"},
 	"urfave/cli v2": {"urfave2-swag-init"},
 	"Go flag":       {"goflag-actionlint", "goflag-staticcheck", "goflag-duf"},
@@ -41,6 +42,8 @@ var mistyped = map[string]string{
 	"clap2-hexyl --skip":                    "a byte count with an optional unit: a string",
 	"clap2-hexyl --display-offset":          "a byte count with an optional unit: a string",
 	"plain-goreleaser-healthcheck --config": "a path: a string (Charm's fang prints no placeholders)",
+	"cobra-restic-snapshots --cacert":       "repeatable (a string slice; its help does not say): a list of files",
+	"cobra-restic-stats --cacert":           "repeatable (a string slice; its help does not say): a list of files",
 	"plain-grep --regexp":                   "repeatable: a list of patterns",
 	"plain-grep --file":                     "repeatable: a list of files",
 	"plain-grep --include":                  "repeatable: a list of globs",
@@ -56,7 +59,8 @@ var mistyped = map[string]string{
 // wantCorrect pins the figures docs/wrap.md reports: per layout, flags
 // typed as the program takes them, of all flags read.
 var wantCorrect = map[string][2]int{
-	"cobra":         {73, 73},
+	"kubectl":       {23, 23},
+	"cobra":         {121, 123},
 	"urfave/cli v3": {3, 3},
 	"urfave/cli v2": {28, 28},
 	"Go flag":       {40, 40},
