@@ -521,6 +521,11 @@ func TestWrapMorePrograms(t *testing.T) {
 			t.Errorf("wrap read %q, a word of a description, as a command:\n%s", bad, d.stderr)
 		}
 	}
+	for _, left := range []string{`restic key: a form of its usage may write ("restic key [flags] [list|add|remove|passwd] [ID]")`, "restic recover: its name says recover"} {
+		if !strings.Contains(d.stderr, left) {
+			t.Errorf("wrap does not report %q as left out:\n%s", left, d.stderr)
+		}
+	}
 	out, isErr = d.call(t, "restic_version", nil)
 	if isErr || !strings.Contains(out, "restic ") {
 		t.Errorf("restic_version: isError=%v:\n%s", isErr, out)

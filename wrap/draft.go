@@ -240,7 +240,11 @@ func (d *drafter) walk(n *node, summary string) {
 			more, _ := usageArgs(form, h.layout, len(n.path))
 			positionals = append(positionals, more...)
 		}
-		if why := runsCommands(positionals); why != "" && !n.writes {
+		why := runsCommands(positionals)
+		if why == "" {
+			why = writingForm(append([]string{h.usage}, h.forms...), len(n.path))
+		}
+		if why != "" && !n.writes {
 			if !d.allowed(n.path) {
 				d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s: %s; to draft it, add --allow %q", d.cmdline(n.path), why, d.cmdline(n.path)))
 				return

@@ -388,23 +388,33 @@ func TestDraftCobraDescriptionIsNotCommands(t *testing.T) {
 
 // A usage of several forms ("pip cache dir", "pip cache info", ...) is
 // not one long form whose words are all required arguments: the
-// arguments section says what they are, or a guessed list stands in.
+// arguments section says what they are, or a guessed list stands in; and
+// a form whose literal words write (pip cache purge) leaves it out.
 func TestDraftUsageForms(t *testing.T) {
 	for _, c := range []struct {
 		argv   []string
 		texts  map[string]string
-		inputs map[string]map[string]any
+		allow  []string
+		inputs map[string]map[string]any // nil: the command is left out
 		report string
 	}{
-		{[]string{"pip", "cache"}, map[string]string{"pip cache": "plain-pip-cache"},
+		{[]string{"pip", "cache"}, map[string]string{"pip cache": "plain-pip-cache"}, nil, nil,
+			`pip cache: a form of its usage may write ("pip cache remove <pattern>"); to draft it, add --allow "pip cache"`},
+		{[]string{"pip", "cache"}, map[string]string{"pip cache": "plain-pip-cache"}, []string{"pip cache"},
 			map[string]map[string]any{"args": {"type": "array"}, "pip": nil, "dir": nil, "purge": nil},
 			"pip cache args: a list of positional arguments, for the 5 forms of its usage, which wrap cannot read"},
-		{[]string{"rg"}, map[string]string{"rg": "plain-rg"},
+		{[]string{"rg"}, map[string]string{"rg": "plain-rg"}, nil,
 			map[string]map[string]any{"pattern": {"required": true}, "path": {"type": "array", "required": nil}, "command": nil, "pre": nil},
 			"rg --pre: may write or run commands (its value is a COMMAND to run)"},
 	} {
 		run, _ := helpsOf(t, c.texts)
-		res, err := draft(context.Background(), c.argv, Options{}, run)
+		res, err := draft(context.Background(), c.argv, Options{Allow: c.allow}, run)
+		if c.inputs == nil {
+			if err == nil || !strings.Contains(err.Error(), c.report) {
+				t.Errorf("%s: %v, want it left out: %q", c.argv, err, c.report)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatalf("%s: %v", c.argv, err)
 		}

@@ -14,7 +14,7 @@ var writeVerbs = words(`add annotate apply approve backup build commit copy cp c
 	purge push put rebase register release remove rename repl reset restart restore rm run send serve
 	server set shell start stop submit sync uninstall unlink unmount unregister update upgrade upload
 	watch write attach autoscale cancel cordon drain evict forward mark replace rollback scale taint
-	truncate uncordon undo unset wipe expose pause resume reconcile`)
+	truncate uncordon undo unset wipe expose pause resume reconcile recover`)
 
 // writeWords anywhere in a summary suggest the same.
 var writeWords = []string{"delete", "deletes", "remove", "removes", "overwrite", "overwrites", "write", "writes",
@@ -36,6 +36,28 @@ func runsCommands(positionals []arg) string {
 	for _, p := range positionals {
 		if commandArgs[p.name] {
 			return fmt.Sprintf("it runs the command it is given (its argument %s)", strings.ToUpper(p.name))
+		}
+	}
+	return ""
+}
+
+// writingForm returns why a usage whose forms are these may write, or
+// "": a literal word of a form, after the program and depth subcommand
+// names, is one of writeVerbs ("pip cache purge", "pip config set",
+// restic's "key [list|add|remove|passwd]"), so its arguments choose an
+// action that writes.
+func writingForm(forms []string, depth int) string {
+	for _, form := range forms {
+		groups := usageGroups(form)
+		if len(groups) <= depth+1 {
+			continue
+		}
+		for _, g := range groups[depth+1:] {
+			for _, w := range strings.FieldsFunc(g, func(r rune) bool { return strings.ContainsRune("[](){}<>| .", r) }) {
+				if writeVerbs[w] { // lower case: a literal word, not a placeholder
+					return fmt.Sprintf("a form of its usage may write (%s)", quoteShort(form))
+				}
+			}
 		}
 	}
 	return ""
