@@ -77,12 +77,15 @@ func newPrompt(c *cli.Context) *prompt {
 
 // ask asks for a value; a secret is read without echo.
 func (p *prompt) ask(label string, secret bool) (string, error) {
-	fmt.Fprintf(p.out, "%s: ", label)
 	if secret {
-		b, err := term.ReadPassword(int(p.in.Fd()))
-		fmt.Fprintln(p.out)
-		return string(b), err
+		return p.askSecret(label)
 	}
+	fmt.Fprintf(p.out, "%s: ", label)
+	return p.line()
+}
+
+// line reads one line that the user typed.
+func (p *prompt) line() (string, error) {
 	line, err := p.r.ReadString('\n')
 	if err != nil && line == "" {
 		return "", err
