@@ -175,6 +175,12 @@ var helpForms = []func(path []string) []string{
 func (d *drafter) read(path []string, parent *node) (*node, error) {
 	var tried []string
 	forms := []int{d.how, 0, 1, 2}
+	if parent != nil {
+		// A subcommand is asked only the way the program answered: one
+		// that did not understand it may have done its work instead,
+		// and is not run again with another form.
+		forms = forms[:1]
+	}
 	seen := map[int]bool{}
 	var last error
 	for _, i := range forms {

@@ -484,3 +484,31 @@ func TestDraftFlagNameNotUTF8(t *testing.T) {
 		t.Errorf("unread:\n%s\nwant %q", strings.Join(res.Unread, "\n"), want)
 	}
 }
+
+// A subcommand that does not understand the help form the program answered
+// to may have done its work instead: it is run once, not again with -h or
+// as "help status", and reported unread.
+func TestDraftAsksASubcommandOnce(t *testing.T) {
+	root := "Usage:\n  tool [command]\n\nAvailable Commands:\n  status   show the status\n  show     show a thing\n\nFlags:\n  -h, --help   help for tool\n"
+	var statusRuns []string
+	run := func(_ context.Context, argv []string, _ time.Duration) (string, error) {
+		switch {
+		case len(argv) == 2:
+			return root, nil
+		case slices.Contains(argv, "status"):
+			statusRuns = append(statusRuns, strings.Join(argv, " "))
+			return "all good\n", nil // it did its work and printed its own output
+		}
+		return "Usage:\n  tool show [flags]\n\nFlags:\n  -q, --quiet   say less\n", nil
+	}
+	res, err := draft(context.Background(), []string{"tool"}, Options{}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(statusRuns) != 1 {
+		t.Errorf("status was run %d times (%q); want once", len(statusRuns), statusRuns)
+	}
+	if len(res.Tools) != 1 || !strings.Contains(strings.Join(res.Unread, "\n"), "tool status") {
+		t.Errorf("tools %v, unread %q: want tool_show drafted and status unread", res.Tools, res.Unread)
+	}
+}
