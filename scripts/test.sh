@@ -143,7 +143,7 @@ if [ "$ci" = true ] || [ ${#skipped[@]} -eq 0 ]; then
 fi
 export PATH="${MCPSHIP_CACHE:-$HOME/.cache/mcpship}/tools:$PATH"
 
-step "install wrap test programs" "Debian's gdu, duf, yamllint, reuse, flask, black, fd, hyperfine, hexyl; yq, swag, urfave/cli's builder (cached)"
+step "install wrap test programs" "Debian's gdu, duf, yamllint, reuse, flask, black, fd, hyperfine, hexyl, ripgrep, restic, git; yq, swag, urfave/cli's builder (cached)"
 sh scripts/install-wrapfixtures.sh 2>&1 | tee "$logs/wrapfixtures"
 collect_skips "$logs/wrapfixtures"
 if [ "$ci" = true ] || ! grep -q 'SKIPPED: ' "$logs/wrapfixtures"; then
