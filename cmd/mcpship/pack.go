@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -140,6 +141,13 @@ func packAction(c *cli.Context) error {
 	}
 	for _, b := range bundles {
 		fmt.Fprintf(c.App.Writer, "%s\t%s\t%d bytes\tsha256:%s\n", b.File, b.Platform, b.Size, b.SHA256)
+	}
+	for _, b := range bundles {
+		if b.Platform.OS == "darwin" && b.Platform.Arch != "all" {
+			fmt.Fprintf(c.App.ErrWriter, "mcpship pack: warning: %s holds a macOS %s binary only, but a bundle cannot name a CPU: "+
+				"it installs on every Mac and fails to start on the other CPU; build darwin/amd64 and darwin/arm64 to get one universal bundle\n",
+				filepath.Base(b.File), b.Platform.Arch)
+		}
 	}
 	return pub.write(c, bundles)
 }
