@@ -15,6 +15,8 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
+
+	"github.com/mcpship/mcpship/internal/atomicfile"
 )
 
 // SchemaURL is the version of the registry's server.json schema that
@@ -462,28 +464,11 @@ func WriteServerJSON(file string, s Server) error {
 	return writeFile(file, out)
 }
 
-// writeFile writes data to file through a temporary file in the same
-// directory, so that a reader never sees half a file.
+// writeFile writes data to file, creating its directory if need be, so
+// that a reader never sees half a file.
 func writeFile(file string, data []byte) error {
-	dir := filepath.Dir(file)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(file)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return atomicfile.Write(file, data, 0o644)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpship/mcpship/internal/atomicfile"
 	"github.com/mcpship/mcpship/wrap"
 )
 
@@ -81,7 +82,13 @@ func runWrap(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(fmt.Sprintf("wrap %s: %v; nothing was written", strings.Join(argv, " "), err), exitFailure)
 	}
-	if err := writeNew(out, res.Manifest, c.Bool("force")); err != nil {
+	write := atomicfile.WriteNew
+	if c.Bool("force") {
+		write = atomicfile.Write
+	}
+	if err := write(out, res.Manifest, 0o644); errors.Is(err, fs.ErrExist) {
+		return cli.Exit(fmt.Sprintf("%s appeared while drafting; nothing was written. Give --force to overwrite it", out), exitFailure)
+	} else if err != nil {
 		return cli.Exit(fmt.Sprintf("writing %s: %v; nothing was written", out, err), exitFailure)
 	}
 	report(c.App.ErrWriter, res)
@@ -110,36 +117,4 @@ func report(w io.Writer, res *wrap.Result) {
 			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
-}
-
-// writeNew writes data to file through a temporary file in the same
-// directory, renamed into place; without force, an existing file is
-// never replaced.
-func writeNew(file string, data []byte, force bool) error {
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".mcpship-wrap-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	if force {
-		return os.Rename(tmp.Name(), file)
-	}
-	// A link fails if the file appeared meanwhile, where a rename would replace it.
-	if err := os.Link(tmp.Name(), file); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s appeared while drafting; give --force to overwrite it", file)
-		}
-		return err
-	}
-	return nil
 }

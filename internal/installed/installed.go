@@ -19,6 +19,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/atomicfile"
 )
 
 // A Record says what add installed under one server name.
@@ -158,24 +160,7 @@ func Save(root string, r *Record) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".installed-*.json")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(data, '\n'))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(dir, recordName))
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return atomicfile.Write(filepath.Join(dir, recordName), append(data, '\n'), 0o600)
 }
 
 // Delete removes the server name: its record and every version unpacked.
