@@ -156,17 +156,11 @@ func (p *Package) Launch(values map[string]string) (*Launch, error) {
 	}
 	var missing []string
 	value := func(key string, in Input) string {
-		v := in.Value
-		if v == "" {
-			v = values[key]
-		}
-		if v == "" {
-			v = in.Default
-		}
-		if v == "" && in.IsRequired {
+		v, ok := resolve(key, in, values)
+		if !ok {
 			missing = append(missing, key)
 		}
-		return fill(v, in.Variables, values)
+		return v
 	}
 	env := map[string]string{}
 	for _, v := range p.EnvironmentVariables {
@@ -226,6 +220,18 @@ type MissingError struct{ Keys []string }
 
 func (e *MissingError) Error() string {
 	return "no value for the required input " + strings.Join(e.Keys, ", ")
+}
+
+// resolve returns the value of the input key: its fixed value, else the
+// one in values, else its default; ok is false if it is required and has
+// none. The author's fixed value and default have their {variables}
+// filled; a value the user gave is taken as written.
+func resolve(key string, in Input, values map[string]string) (v string, ok bool) {
+	if x := values[key]; in.Value == "" && x != "" {
+		return x, true
+	}
+	v = cmp.Or(in.Value, in.Default)
+	return fill(v, in.Variables, values), v != "" || !in.IsRequired
 }
 
 var braces = regexp.MustCompile(`\{([a-zA-Z_][a-zA-Z0-9_]*)\}`)
@@ -299,11 +305,11 @@ func (t *Transport) Needs() []Need {
 func (t *Transport) Endpoint(values map[string]string) (string, map[string]string, error) {
 	var missing []string
 	value := func(key string, in Input) string {
-		v := cmp.Or(in.Value, values[key], in.Default)
-		if v == "" && in.IsRequired {
+		v, ok := resolve(key, in, values)
+		if !ok {
 			missing = append(missing, key)
 		}
-		return fill(v, in.Variables, values)
+		return v
 	}
 	u := braces.ReplaceAllStringFunc(t.URL, func(m string) string {
 		name := m[1 : len(m)-1]

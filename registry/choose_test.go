@@ -135,3 +135,29 @@ func TestRemote(t *testing.T) {
 		t.Error("an http:// remote: no error")
 	}
 }
+
+// TestUserValuesAreNotTemplates pins that only the author's fixed values
+// and defaults have their {variables} filled: what the user typed is
+// passed on as written, braces and all.
+func TestUserValuesAreNotTemplates(t *testing.T) {
+	vars := map[string]Input{"HOME": {Default: "/home/author"}}
+	p := Package{RegistryType: "npm", Identifier: "@example/files", Version: "1.0.0",
+		EnvironmentVariables: []Variable{
+			{Name: "ROOT", Input: Input{Variables: vars}},
+			{Name: "CACHE", Input: Input{Default: "{HOME}/.cache", Variables: vars}},
+		}}
+	l, err := p.Launch(map[string]string{"ROOT": "${HOME}/data"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"ROOT": "${HOME}/data", "CACHE": "/home/author/.cache"}
+	if !reflect.DeepEqual(l.Env, want) {
+		t.Errorf("env %q, want %q", l.Env, want)
+	}
+	tr := Transport{Type: "streamable-http", URL: "https://example.com/mcp",
+		Headers: []Variable{{Name: "X-Path", Input: Input{Variables: vars}}}}
+	_, h, err := tr.Endpoint(map[string]string{"X-Path": "{HOME}"})
+	if err != nil || h["X-Path"] != "{HOME}" {
+		t.Errorf("header %q, %v; want {HOME} as typed", h["X-Path"], err)
+	}
+}
