@@ -1,11 +1,13 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package installer
 
-import "time"
+import (
+	"fmt"
+	"runtime"
+)
 
-// lockFile locks path with an O_EXCL lock file, taken over after 30
-// seconds: holding the lock takes milliseconds.
+// lockFile fails: mcpship locks files on Unix and Windows only.
 func lockFile(path string) (func(), error) {
-	return lockExclusive(path, 30*time.Second, time.Minute)
+	return nil, fmt.Errorf("%s: mcpship cannot lock files on %s", path, runtime.GOOS)
 }
