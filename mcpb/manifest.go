@@ -26,6 +26,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // ManifestVersion is the manifest_version this package writes: the current
@@ -142,9 +143,11 @@ var (
 	serverTypes      = []string{"binary", "node", "python", "uv"}
 	configTypes      = []string{"string", "number", "boolean", "directory", "file"}
 	// semverRE is the regular expression of semver.org.
-	semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+	semverRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+	})
 	// varRE matches a ${...} variable in mcp_config.
-	varRE = regexp.MustCompile(`\$\{([^}]*)\}`)
+	varRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}]*)\}`) })
 )
 
 // Check reports what makes m an invalid manifest: a missing required field,
@@ -159,7 +162,7 @@ func (m *Manifest) Check() error {
 	}
 	c.required("name", m.Name)
 	c.required("version", m.Version)
-	if m.Version != "" && !semverRE.MatchString(m.Version) {
+	if m.Version != "" && !semverRE().MatchString(m.Version) {
 		c.addf("version", "%q is not a semantic version such as 1.2.3", m.Version)
 	}
 	c.required("description", m.Description)
@@ -254,7 +257,7 @@ func (c *checker) server(s *Server, uc map[string]UserConfig) {
 	c.required("server.mcp_config.command", mc.Command)
 	refs := func(at string, strs ...string) {
 		for _, s := range strs {
-			for _, v := range varRE.FindAllStringSubmatch(s, -1) {
+			for _, v := range varRE().FindAllStringSubmatch(s, -1) {
 				key, ok := strings.CutPrefix(v[1], "user_config.")
 				if _, found := uc[key]; ok && !found {
 					c.addf(at, "%s names no user_config key", v[0])

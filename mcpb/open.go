@@ -355,7 +355,7 @@ func (m *Manifest) Launch(dir, platform string, values map[string]any) (command 
 	// would never end.
 	var expand func(s string, settings bool) string
 	expand = func(s string, settings bool) string {
-		return varRE.ReplaceAllStringFunc(s, func(v string) string {
+		return varRE().ReplaceAllStringFunc(s, func(v string) string {
 			name := v[2 : len(v)-1]
 			if key, ok := strings.CutPrefix(name, "user_config."); ok {
 				if !settings {

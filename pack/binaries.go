@@ -19,6 +19,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Platform is a target, in Go's names: OS is darwin, linux or windows; Arch
@@ -91,7 +92,9 @@ func Files(paths map[Platform]string) (Binaries, error) {
 // targetRE matches the end of the name of a GoReleaser build directory,
 // such as "mcpship_linux_amd64_v1", "app_darwin_arm64_v8.0" or
 // "app_darwin_all".
-var targetRE = regexp.MustCompile(`_(darwin|linux|windows)_(amd64|arm64|all)(_[^_]+)?$`)
+var targetRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`_(darwin|linux|windows)_(amd64|arm64|all)(_[^_]+)?$`)
+})
 
 // Dist finds program name in a GoReleaser dist directory, where each build
 // target has a directory ID_OS_ARCH[_VARIANT] holding the binary. It is
@@ -106,7 +109,7 @@ func Dist(dir, name string) (Binaries, error) {
 	bins := Binaries{}
 	from := map[Platform]string{}
 	for _, e := range entries {
-		m := targetRE.FindStringSubmatch(e.Name())
+		m := targetRE().FindStringSubmatch(e.Name())
 		if !e.IsDir() || m == nil {
 			continue
 		}
@@ -132,7 +135,9 @@ func Dist(dir, name string) (Binaries, error) {
 
 // archiveRE matches the end of a release archive's name, as GoReleaser's
 // "{{ .ProjectName }}_{{ .Version }}_{{ .Os }}_{{ .Arch }}" gives it.
-var archiveRE = regexp.MustCompile(`_(darwin|linux|windows)_(amd64|arm64|all)\.(tar\.gz|zip)$`)
+var archiveRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`_(darwin|linux|windows)_(amd64|arm64|all)\.(tar\.gz|zip)$`)
+})
 
 // Release takes program name out of the release archives in dir (one per
 // platform, named ..._OS_ARCH.tar.gz or .zip), after checking each archive
@@ -150,7 +155,7 @@ func Release(dir, name string) (Binaries, error) {
 	}
 	bins := Binaries{}
 	for _, e := range entries {
-		m := archiveRE.FindStringSubmatch(e.Name())
+		m := archiveRE().FindStringSubmatch(e.Name())
 		if e.IsDir() || m == nil {
 			continue
 		}

@@ -24,6 +24,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpship/mcpship/manifest"
 	"github.com/mcpship/mcpship/mcpb"
@@ -79,7 +80,7 @@ type Bundle struct {
 }
 
 // nameRE is what a bundle's name may hold: it starts the file names.
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 
 // Write makes a bundle per platform of o.Binaries and writes them to dir
 // as NAME_VERSION_OS_ARCH.mcpb (ARCH "all" for the universal macOS
@@ -170,7 +171,7 @@ type server struct {
 
 func build(o Options) ([]built, error) {
 	var problems []string
-	if !nameRE.MatchString(o.Name) {
+	if !nameRE().MatchString(o.Name) {
 		problems = append(problems, fmt.Sprintf("name %q must be letters, digits, '.', '_' or '-' (it starts the file names)", o.Name))
 	}
 	o.Version = strings.TrimPrefix(o.Version, "v")

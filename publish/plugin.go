@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Root stands for the plugin's own directory in a [Plugin]'s Command,
@@ -31,10 +32,10 @@ type Plugin struct {
 }
 
 // pluginName is what both assistants accept as a plugin's name.
-var pluginName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+var pluginName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
 
 func (p Plugin) check() error {
-	if !pluginName.MatchString(p.Name) {
+	if !pluginName().MatchString(p.Name) {
 		return fmt.Errorf("the plugin name %q must be lower-case letters and digits, words joined by '-', such as %q", p.Name, "my-tool")
 	}
 	if p.Command == "" {

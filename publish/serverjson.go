@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -125,12 +126,12 @@ func GoPackage(server, module, version string, args []string) (Package, error) {
 }
 
 // namePattern is the schema's pattern for a server name.
-var namePattern = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`) })
 
 // check reports the first thing about s the registry would refuse.
 func (s Server) check() error {
 	switch {
-	case len(s.Name) < 3 || len(s.Name) > 200 || !namePattern.MatchString(s.Name):
+	case len(s.Name) < 3 || len(s.Name) > 200 || !namePattern().MatchString(s.Name):
 		return fmt.Errorf("the server name %q is not a registry name: it must be NAMESPACE/NAME in reverse-DNS form, such as io.github.OWNER/SERVER", s.Name)
 	case s.Version == "":
 		return errors.New("the version is empty")

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpship/mcpship/installer"
@@ -130,12 +131,12 @@ func failure(step string, err error, timeout time.Duration) (problem, detail str
 
 // warnRE matches a line that log/slog's text handler wrote at level WARN,
 // as mcpship serve logs, and its message.
-var warnRE = regexp.MustCompile(`(?m)\blevel=WARN msg=("(?:[^"\\]|\\.)*"|\S+)`)
+var warnRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)\blevel=WARN msg=("(?:[^"\\]|\\.)*"|\S+)`) })
 
 // warnings returns the messages of the WARN lines in a server's stderr.
 func warnings(stderr string) []string {
 	var out []string
-	for _, m := range warnRE.FindAllStringSubmatch(stderr, -1) {
+	for _, m := range warnRE().FindAllStringSubmatch(stderr, -1) {
 		msg := m[1]
 		if s, err := strconv.Unquote(msg); err == nil {
 			msg = s

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Launchers are the programs that run each kind of package that
@@ -82,7 +83,7 @@ var (
 		"amd64": "amd64", "x64": "amd64", "x86_64": "amd64", "arm64": "arm64", "aarch64": "arm64",
 		"386": "386", "x86": "386", "i386": "386", "i686": "386",
 	}
-	wordSep = regexp.MustCompile(`[^a-z0-9_]+|_`)
+	wordSep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9_]+|_`) })
 )
 
 // platformOf reads a bundle's OS and architecture from the words of the
@@ -90,7 +91,7 @@ var (
 func platformOf(identifier string) (goos, goarch string) {
 	name := strings.ToLower(path.Base(identifier))
 	name = strings.NewReplacer("x86_64", "amd64", "x86-64", "amd64").Replace(name)
-	for _, w := range wordSep.Split(name, -1) {
+	for _, w := range wordSep().Split(name, -1) {
 		if o, ok := osWords[w]; ok {
 			goos = o
 		}
@@ -234,7 +235,7 @@ func resolve(key string, in Input, values map[string]string) (v string, ok bool)
 	return fill(v, in.Variables, values), v != "" || !in.IsRequired
 }
 
-var braces = regexp.MustCompile(`\{([a-zA-Z_][a-zA-Z0-9_]*)\}`)
+var braces = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([a-zA-Z_][a-zA-Z0-9_]*)\}`) })
 
 // fill replaces {name} in v by the value of variable name (from values,
 // else its default); an unknown name is left as it is.
@@ -242,7 +243,7 @@ func fill(v string, vars map[string]Input, values map[string]string) string {
 	if len(vars) == 0 {
 		return v
 	}
-	return braces.ReplaceAllStringFunc(v, func(m string) string {
+	return braces().ReplaceAllStringFunc(v, func(m string) string {
 		name := m[1 : len(m)-1]
 		in, ok := vars[name]
 		if !ok {
@@ -311,7 +312,7 @@ func (t *Transport) Endpoint(values map[string]string) (string, map[string]strin
 		}
 		return v
 	}
-	u := braces.ReplaceAllStringFunc(t.URL, func(m string) string {
+	u := braces().ReplaceAllStringFunc(t.URL, func(m string) string {
 		name := m[1 : len(m)-1]
 		if in, ok := t.Variables[name]; ok {
 			return value(name, in)

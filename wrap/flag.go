@@ -1,7 +1,6 @@
 package wrap
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,13 +126,13 @@ func parseFlag(l *layout, e entry) (option, bool) {
 			break
 		}
 	}
-	if m := reDefault.FindStringSubmatch(f.desc); m != nil {
+	if m := reDefault().FindStringSubmatch(f.desc); m != nil {
 		f.def = strings.TrimSpace(m[1] + m[2])
 		f.hasDef = true
 	}
-	if reRequired.MatchString(f.desc) { // Click: "[required]"
+	if reRequired().MatchString(f.desc) { // Click: "[required]"
 		f.required = true
-		f.desc = strings.TrimSpace(reRequired.ReplaceAllString(f.desc, ""))
+		f.desc = strings.TrimSpace(reRequired().ReplaceAllString(f.desc, ""))
 	}
 	if l.defaultInHead && len(values) == 1 {
 		f.typeFromDefault(strings.TrimSuffix(values[0], ":"))
@@ -143,7 +142,7 @@ func parseFlag(l *layout, e entry) (option, bool) {
 	if f.skip == "" && f.typ != "boolean" && len(f.enum) == 0 {
 		f.enum = enumIn(f.desc)
 	}
-	if f.typ == "string" && !f.array && reRepeat.MatchString(f.desc) {
+	if f.typ == "string" && !f.array && reRepeat().MatchString(f.desc) {
 		f.array = true
 		f.guess = "a list, because its description says it can be given more than once"
 	}
@@ -285,28 +284,28 @@ func splitEnum(s, sep string) []string {
 	return out
 }
 
-var reEnumItem = regexp.MustCompile(`(?:^|\s)- ([\w.-]+):`)
+var reEnumItem = re(`(?:^|\s)- ([\w.-]+):`)
 
 // enumIn finds the allowed values a description lists: clap's
 // "[possible values: a, b]" or its "Possible values:" list, or "one of
 // a, b or c".
 func enumIn(desc string) []string {
-	if m := reLeadingEnum.FindStringSubmatch(desc); m != nil { // yq: "[auto|a|yaml|y] output format"
+	if m := reLeadingEnum().FindStringSubmatch(desc); m != nil { // yq: "[auto|a|yaml|y] output format"
 		return splitEnum(m[1]+m[2], "|")
 	}
-	if m := rePossible.FindStringSubmatch(desc); m != nil {
+	if m := rePossible().FindStringSubmatch(desc); m != nil {
 		return splitEnum(m[1], ",")
 	}
 	if _, list, ok := strings.Cut(desc, "Possible values: - "); ok {
 		var out []string
-		for _, m := range reEnumItem.FindAllStringSubmatch("- "+list, -1) {
+		for _, m := range reEnumItem().FindAllStringSubmatch("- "+list, -1) {
 			out = append(out, m[1])
 		}
 		if len(out) > 1 {
 			return out
 		}
 	}
-	if m := reOneOf.FindStringSubmatch(desc); m != nil {
+	if m := reOneOf().FindStringSubmatch(desc); m != nil {
 		list := strings.TrimRight(m[1], ".")
 		for _, sep := range []string{" or ", " and ", "|", "/"} {
 			list = strings.ReplaceAll(list, sep, ",")

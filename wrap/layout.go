@@ -3,6 +3,7 @@ package wrap
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // kind is what a section of a help text holds.
@@ -24,7 +25,7 @@ const (
 type layout struct {
 	name string
 	// signs are patterns of which the help text must match all.
-	signs []*regexp.Regexp
+	signs []func() *regexp.Regexp
 	// headings maps a heading, in lower case, to what its section holds;
 	// a heading not listed holds what unknown says.
 	headings map[string]kind
@@ -91,7 +92,12 @@ var clickTypes = map[string]valueType{
 	"datetime": str,
 }
 
-func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+// re returns the regular expression s, compiled on its first use: a
+// program links wrap for one command, and its start should not pay for
+// the patterns of all the others.
+func re(s string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(s) })
+}
 
 // layouts are tried in order; the first whose signs all match reads the
 // help. fallback reads anything else.
@@ -99,7 +105,7 @@ var layouts = []*layout{
 	{
 		// kubectl's own templates for its Cobra commands.
 		name:  "kubectl",
-		signs: []*regexp.Regexp{re(`(?m)^Use "\S+ options" for a list of global command-line options`)},
+		signs: []func() *regexp.Regexp{re(`(?m)^Use "\S+ options" for a list of global command-line options`)},
 		headings: map[string]kind{"usage": usage, "options": flags, "available commands": commands,
 			"examples": other, "aliases": other},
 		unknown: commands, // command groups: "Basic Commands (Beginner):"
@@ -107,7 +113,7 @@ var layouts = []*layout{
 	},
 	{
 		name:  "cobra",
-		signs: []*regexp.Regexp{re(`(?m)^Usage:\n  \S`), re(`(?m)^(Flags|Global Flags|Available Commands):$`)},
+		signs: []func() *regexp.Regexp{re(`(?m)^Usage:\n  \S`), re(`(?m)^(Flags|Global Flags|Available Commands):$`)},
 		headings: map[string]kind{"usage": usage, "flags": flags, "global flags": inherited,
 			"available commands": commands, "additional commands": commands, "additional help topics": other,
 			"aliases": other, "examples": other},
@@ -116,7 +122,7 @@ var layouts = []*layout{
 	},
 	{
 		name:  "urfave/cli v3",
-		signs: []*regexp.Regexp{re(`(?m)^NAME:\n   \S`), re(`(?m)^USAGE:$`), re(`\[command \[command options\]\]|(?m)^USAGE:\n\s+\S.* \[options\]`)},
+		signs: []func() *regexp.Regexp{re(`(?m)^NAME:\n   \S`), re(`(?m)^USAGE:$`), re(`\[command \[command options\]\]|(?m)^USAGE:\n\s+\S.* \[options\]`)},
 		headings: map[string]kind{"name": about, "usage": usage, "description": about, "commands": commands,
 			"options": flags, "global options": inherited, "version": other, "author": other, "authors": other,
 			"copyright": other, "category": other},
@@ -125,7 +131,7 @@ var layouts = []*layout{
 	},
 	{
 		name:  "urfave/cli v2",
-		signs: []*regexp.Regexp{re(`(?m)^NAME:\n   \S`), re(`(?m)^USAGE:$`)},
+		signs: []func() *regexp.Regexp{re(`(?m)^NAME:\n   \S`), re(`(?m)^USAGE:$`)},
 		headings: map[string]kind{"name": about, "usage": usage, "description": about, "commands": commands,
 			"options": flags, "global options": flags, "version": other, "author": other, "authors": other,
 			"copyright": other, "category": other},
@@ -134,14 +140,14 @@ var layouts = []*layout{
 	},
 	{
 		name:     "argparse",
-		signs:    []*regexp.Regexp{re(`(?m)^usage: `), re(`(?m)^(options|optional arguments|positional arguments):$`)},
+		signs:    []func() *regexp.Regexp{re(`(?m)^usage: `), re(`(?m)^(options|optional arguments|positional arguments):$`)},
 		headings: map[string]kind{"usage": usage, "options": flags, "optional arguments": flags, "positional arguments": args},
 		unknown:  mixed,
 		dashdash: true,
 	},
 	{
 		name:  "click",
-		signs: []*regexp.Regexp{re(`(?m)^Usage: \S+.* \[OPTIONS\]`), re(`(?m)^Options:$`), re(`--help +Show this message and exit\.`)},
+		signs: []func() *regexp.Regexp{re(`(?m)^Usage: \S+.* \[OPTIONS\]`), re(`(?m)^Options:$`), re(`--help +Show this message and exit\.`)},
 		headings: map[string]kind{"usage": usage, "options": flags, "commands": commands,
 			"arguments": args},
 		unknown: mixed,
@@ -149,7 +155,7 @@ var layouts = []*layout{
 	},
 	{
 		name: "clap",
-		signs: []*regexp.Regexp{re(`(?m)^(Usage: \S|USAGE:\n    \S)`),
+		signs: []func() *regexp.Regexp{re(`(?m)^(Usage: \S|USAGE:\n    \S)`),
 			re(`(?m)^(Options|OPTIONS|FLAGS|Arguments|ARGS):$`), re(`-h, --help +(Print help|Prints help information)|\n {6,}Print help`)},
 		headings: map[string]kind{"usage": usage, "options": flags, "flags": flags, "arguments": args,
 			"args": args, "commands": commands, "subcommands": commands},
@@ -159,7 +165,7 @@ var layouts = []*layout{
 	},
 	{
 		name:  "Go flag",
-		signs: []*regexp.Regexp{re(`(?m)^  -[A-Za-z0-9][\w.-]*( [^ ].*)?\n    \t`)},
+		signs: []func() *regexp.Regexp{re(`(?m)^  -[A-Za-z0-9][\w.-]*( [^ ].*)?\n    \t`)},
 		headings: map[string]kind{"usage": usage, "usage of": flags, "flags": flags, "options": flags,
 			"the flags are": flags},
 		unknown: mixed,
@@ -182,7 +188,7 @@ func detect(text string) *layout {
 	for _, l := range layouts {
 		all := true
 		for _, s := range l.signs {
-			if !s.MatchString(text) {
+			if !s().MatchString(text) {
 				all = false
 				break
 			}

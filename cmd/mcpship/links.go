@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -47,7 +48,7 @@ func runLinks(c *cli.Context) error {
 			return err
 		}
 		if name := c.String("registry-name"); name != "" {
-			if !registryName.MatchString(name) {
+			if !registryName().MatchString(name) {
 				return usagef("--registry-name %q is not a name in the MCP Registry, such as io.github.OWNER/NAME", name)
 			}
 			_, err := fmt.Fprintf(c.App.Writer, "\nOr, with mcpship, the bundle from the MCP Registry, for the assistants you name:\n\n```sh\nmcpship add %s --client claude-code,cursor,vscode\n```\n", name)
@@ -65,7 +66,7 @@ func runLinks(c *cli.Context) error {
 }
 
 // registryName is the registry schema's pattern for a server name.
-var registryName = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+var registryName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`) })
 
 // linkEntry is the server the links install, from the flags.
 func linkEntry(c *cli.Context) (publish.Entry, error) {

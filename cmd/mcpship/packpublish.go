@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -42,7 +43,9 @@ type publication struct {
 }
 
 // githubRepo matches a GitHub repository URL and captures its owner.
-var githubRepo = regexp.MustCompile(`^https://github\.com/([A-Za-z0-9-]+)/[A-Za-z0-9._-]+?(\.git)?/?$`)
+var githubRepo = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^https://github\.com/([A-Za-z0-9-]+)/[A-Za-z0-9._-]+?(\.git)?/?$`)
+})
 
 // planPublication reads pack's publishing flags for o. It refuses, before
 // anything is written, a server.json that cannot be written: an existing
@@ -53,7 +56,7 @@ func planPublication(c *cli.Context, o pack.Options) (*publication, error) {
 	o.Version = strings.TrimPrefix(o.Version, "v")
 	repo := strings.TrimSuffix(strings.TrimSuffix(o.Repository, "/"), ".git")
 	owner := ""
-	if m := githubRepo.FindStringSubmatch(o.Repository); m != nil {
+	if m := githubRepo().FindStringSubmatch(o.Repository); m != nil {
 		owner = m[1]
 	}
 	name := c.String("registry-name")

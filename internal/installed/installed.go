@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpship/mcpship/internal/atomicfile"
@@ -92,12 +93,12 @@ func Root() (string, error) {
 	return filepath.Join(base, "mcpship", "servers"), nil
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 
 // CheckName refuses a server or version name that cannot be a folder
 // name on every system.
 func CheckName(what, name string) error {
-	if !nameRE.MatchString(name) || len(name) > 100 || strings.Contains(name, "..") {
+	if !nameRE().MatchString(name) || len(name) > 100 || strings.Contains(name, "..") {
 		return fmt.Errorf("%s %q cannot name a folder: use letters, digits, '.', '_' and '-' (up to 100)", what, name)
 	}
 	return nil
