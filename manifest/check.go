@@ -314,13 +314,16 @@ func (m *Manifest) Warnings() *Problems {
 	l := &problemList{data: m.probs.data, offs: m.probs.offs}
 	seen := map[string]bool{}
 	for _, t := range m.tools {
-		prog := t.spec.Command[0]
-		if _, err := t.lookPath(prog); err != nil && !seen[prog] {
-			l.add(t.path+".command[0]", "warning: %v", err) // once per program
+		if prog := t.spec.Command[0]; !seen[prog] { // once per program
+			if _, err := t.lookPath(prog); err != nil {
+				l.add(t.path+".command[0]", "warning: %v", err)
+			}
+			seen[prog] = true
 		}
-		seen[prog] = true
-		if fi, err := os.Stat(t.dirName()); t.dir != "" && (err != nil || !fi.IsDir()) {
-			l.add(t.path, "warning: working directory %s does not exist here", t.dir)
+		if t.dir != "" {
+			if fi, err := os.Stat(t.dir); err != nil || !fi.IsDir() {
+				l.add(t.path, "warning: working directory %s does not exist here", t.dir)
+			}
 		}
 		for _, s := range t.negative {
 			l.add(s.path, "warning: {%s} is a number in a positional slot, where a negative value would be read as an option, so calls with one are refused; "+

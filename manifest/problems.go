@@ -1,8 +1,8 @@
 package manifest
 
 import (
-	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -47,9 +47,10 @@ func isIdent(key string) bool { return isName(key, "$", "$-") }
 
 // problemList collects problems and remembers where each path starts.
 type problemList struct {
-	data []byte
-	offs map[string]int
-	list []Problem
+	data  []byte
+	offs  map[string]int
+	lines []int // where each line of data starts, once a problem needs it
+	list  []Problem
 }
 
 func newProblemList(data []byte) *problemList {
@@ -65,7 +66,7 @@ func (l *problemList) add(path, format string, args ...any) {
 	p := Problem{Path: path, Message: fmt.Sprintf(format, args...)}
 	for q := path; ; q = parent(q) {
 		if off, ok := l.offs[q]; ok {
-			p.Line, p.Column = lineCol(l.data, off)
+			p.Line, p.Column = l.lineCol(off)
 			break
 		}
 		if q == "" {
@@ -84,9 +85,17 @@ func parent(path string) string {
 	return path[:i]
 }
 
-func lineCol(data []byte, off int) (int, int) {
-	off = min(off, len(data))
-	line := bytes.Count(data[:off], []byte("\n")) + 1
-	col := off - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
+// lineCol returns the 1-based line and byte column of offset off.
+func (l *problemList) lineCol(off int) (int, int) {
+	if l.lines == nil {
+		l.lines = []int{0}
+		for i, c := range l.data {
+			if c == '\n' {
+				l.lines = append(l.lines, i+1)
+			}
+		}
+	}
+	off = min(off, len(l.data))
+	line := sort.SearchInts(l.lines, off+1) // the lines that start at or before off
+	return line, off - l.lines[line-1] + 1
 }
