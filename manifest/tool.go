@@ -77,12 +77,20 @@ type property struct {
 	Default     any       `json:"default,omitempty"`
 }
 
+// objectSchema is the JSON Schema of a tool's arguments. encoding/json
+// writes the properties in sorted order, which is input order.
+type objectSchema struct {
+	Type                 string               `json:"type"`
+	Properties           map[string]*property `json:"properties"`
+	AdditionalProperties bool                 `json:"additionalProperties"`
+	Required             []string             `json:"required,omitempty"`
+}
+
 // inputSchema builds the JSON Schema of the tool's arguments, properties
 // in input order.
 func (t *tool) inputSchema() json.RawMessage {
-	var required []string
-	b := []byte(`{"type":"object","properties":{`)
-	for i, name := range t.order {
+	s := objectSchema{Type: "object", Properties: make(map[string]*property, len(t.order))}
+	for _, name := range t.order {
 		in := t.inputs[name]
 		p := &property{Type: in.Type, Description: in.Description}
 		at := p // where enum and minimum go: the items of an array
@@ -98,30 +106,15 @@ func (t *tool) inputSchema() json.RawMessage {
 			p.Default = in.def
 		}
 		if in.Required && !in.hasDef {
-			required = append(required, name)
+			s.Required = append(s.Required, name)
 		}
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSON(b, name)
-		b = append(b, ':')
-		b = appendJSON(b, p)
+		s.Properties[name] = p
 	}
-	b = append(b, `},"additionalProperties":false`...)
-	if len(required) > 0 {
-		b = append(b, `,"required":`...)
-		b = appendJSON(b, required)
-	}
-	return append(b, '}')
-}
-
-// appendJSON appends v as JSON; v is built from checked values only.
-func appendJSON(b []byte, v any) []byte {
-	j, err := json.Marshal(v)
+	b, err := json.Marshal(s) // built from checked values only
 	if err != nil {
 		panic(fmt.Sprintf("manifest: schema: %v", err))
 	}
-	return append(b, j...)
+	return b
 }
 
 // mcpTool is the tool as tools/list shows it.
