@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"regexp"
 	"slices"
@@ -49,13 +50,26 @@ type schema struct {
 
 // compileSchema parses a JSON Schema document.
 func compileSchema(raw []byte) (*schema, error) {
+	doc, err := decodeSchema(raw)
+	if err != nil {
+		return nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	return compileValue(doc, "schema")
+}
+
+// decodeSchema decodes a JSON document as compileValue reads it: numbers
+// as json.Number. Like [json.Unmarshal], it refuses data after the value.
+func decodeSchema(raw []byte) (any, error) {
 	var doc any
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("invalid JSON: %v", err)
+		return nil, err
 	}
-	return compileValue(doc, "schema")
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the JSON value")
+	}
+	return doc, nil
 }
 
 func compileValue(doc any, at string) (*schema, error) {

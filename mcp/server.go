@@ -146,22 +146,26 @@ func objectSchema(raw json.RawMessage) (*schema, json.RawMessage, error) {
 	if len(raw) == 0 {
 		raw = json.RawMessage(`{"type":"object","properties":{}}`)
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+	doc, err := decodeSchema(raw)
+	m, ok := doc.(map[string]any)
+	if err != nil || !ok {
 		return nil, nil, errors.New("must be a JSON object")
 	}
-	if string(m["type"]) != `"object"` {
+	if m["type"] != "object" {
 		return nil, nil, errors.New(`must have "type": "object"`)
 	}
-	if p, ok := m["properties"]; !ok || string(p) == "null" {
-		m["properties"] = json.RawMessage("{}")
-		b, err := json.Marshal(m)
-		if err != nil {
+	if p, ok := m["properties"]; !ok || p == nil {
+		m["properties"] = map[string]any{}
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &fields); err != nil {
 			return nil, nil, err
 		}
-		raw = b
+		fields["properties"] = json.RawMessage("{}")
+		if raw, err = json.Marshal(fields); err != nil {
+			return nil, nil, err
+		}
 	}
-	sc, err := compileSchema(raw)
+	sc, err := compileValue(m, "schema")
 	if err != nil {
 		return nil, nil, err
 	}
