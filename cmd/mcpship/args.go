@@ -32,10 +32,10 @@ func interspersed(app *cli.App, args []string) []string {
 		i++
 		cmd = subcommand(cmd, args[i])
 	}
-	if cmd == nil || cmd.SkipFlagParsing {
-		return args
-	}
 	i++
+	if cmd == nil || cmd.SkipFlagParsing || i == len(args) {
+		return args // nothing to move
+	}
 	takesValue := map[string]bool{}
 	for _, f := range append([]cli.Flag{cli.HelpFlag}, cmd.Flags...) {
 		tv, ok := f.(cli.DocGenerationFlag)

@@ -49,7 +49,7 @@ func main() {
 
 // run executes the command line args and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	app := newApp(stdin, stdout, stderr)
+	app := newAppWith(stdin, stdout, stderr, commandsFor(args))
 	err := app.Run(interspersed(app, args))
 	if err == nil {
 		return exitOK
@@ -82,9 +82,15 @@ func init() {
 	}
 }
 
-// newApp builds the command-line app.
-func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	return newAppWith(stdin, stdout, stderr, append([]*cli.Command{
+// commandsFor returns the commands to build for args: every command, or
+// serve alone when args run it. An assistant starts serve for every
+// session, and what serve shows (its help, errors and completions) never
+// names the other commands, so their flags are not built for it.
+func commandsFor(args []string) []*cli.Command {
+	if len(args) > 1 && args[1] == "serve" {
+		return []*cli.Command{serveCommand()}
+	}
+	return append([]*cli.Command{
 		serveCommand(),
 		manifestCommand(),
 		wrapCommand(),
@@ -92,7 +98,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		addcmd.Command(),
 		linksCommand(),
 		packCommand(),
-	}, registerCommands()...))
+	}, registerCommands()...)
 }
 
 // newAppWith builds the app with only the given commands. serve's
