@@ -1,6 +1,7 @@
 package installer
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -8,50 +9,84 @@ import (
 // unifiedDiff returns a unified diff from a to b with three lines of
 // context, or "" if they are equal. mcpship edits one place per file, so
 // the diff is the single hunk between the common first and last lines.
+// It looks at each byte once and splits only the hunk into lines.
 func unifiedDiff(name string, a, b []byte) string {
-	if string(a) == string(b) {
+	if bytes.Equal(a, b) {
 		return ""
 	}
-	x, y := splitLines(a), splitLines(b)
-	pre := 0
-	for pre < len(x) && pre < len(y) && x[pre] == y[pre] {
-		pre++
+	// The common first lines end at pre; the common last lines start at
+	// endA in a and endB in b.
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
 	}
-	suf := 0
-	for suf < len(x)-pre && suf < len(y)-pre && x[len(x)-1-suf] == y[len(y)-1-suf] {
-		suf++
+	pre := bytes.LastIndexByte(a[:p], '\n') + 1
+	s := 0
+	for s < len(a)-pre && s < len(b)-pre && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	endA, endB := len(a)-s, len(b)-s
+	lineStart := func(b []byte, i int) bool { return i == pre || b[i-1] == '\n' }
+	if !lineStart(a, endA) || !lineStart(b, endB) {
+		// The last lines differ at endA: the common ones start after it.
+		n := len(a) - endA
+		if i := bytes.IndexByte(a[endA:], '\n'); i >= 0 {
+			n = i + 1
+		}
+		endA, endB = endA+n, endB+n
 	}
 	const ctx = 3
-	from := max(pre-ctx, 0)
-	toX, toY := min(len(x)-suf+ctx, len(x)), min(len(y)-suf+ctx, len(y))
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", name, name)
-	fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(from, toX-from), hunkRange(from, toY-from))
-	line := func(prefix, s string) {
-		s = strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r")
-		sb.WriteString(prefix + s + "\n")
-	}
-	noEOL := func(lines []string, i int) {
-		if i == len(lines)-1 && !strings.HasSuffix(lines[i], "\n") {
-			sb.WriteString("\\ No newline at end of file\n")
+	from := pre
+	for range ctx {
+		if from > 0 {
+			from = bytes.LastIndexByte(a[:from-1], '\n') + 1
 		}
 	}
-	for i := from; i < pre; i++ {
-		line(" ", x[i])
+	toA, toB := endA, endB
+	for range ctx {
+		if i := bytes.IndexByte(a[toA:], '\n'); i >= 0 {
+			toA, toB = toA+i+1, toB+i+1
+		} else {
+			toA, toB = len(a), len(b)
+		}
 	}
-	for i := pre; i < len(x)-suf; i++ {
-		line("-", x[i])
-		noEOL(x, i)
-	}
-	for i := pre; i < len(y)-suf; i++ {
-		line("+", y[i])
-		noEOL(y, i)
-	}
-	for i := len(x) - suf; i < toX; i++ {
-		line(" ", x[i])
-		noEOL(x, i)
-	}
+	var sb strings.Builder
+	line0 := bytes.Count(a[:from], []byte("\n"))
+	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", name, name)
+	fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(line0, countLines(a[from:toA])), hunkRange(line0, countLines(b[from:toB])))
+	writeLines(&sb, " ", a, from, pre)
+	writeLines(&sb, "-", a, pre, endA)
+	writeLines(&sb, "+", b, pre, endB)
+	writeLines(&sb, " ", a, endA, toA)
 	return sb.String()
+}
+
+// countLines returns the number of lines in b, the last of which may
+// lack a line ending.
+func countLines(b []byte) int {
+	n := bytes.Count(b, []byte("\n"))
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// writeLines writes the lines of b[from:to] to sb, each after prefix and
+// without its line ending, and notes a last line of b that has none.
+func writeLines(sb *strings.Builder, prefix string, b []byte, from, to int) {
+	for from < to {
+		end := to
+		if i := bytes.IndexByte(b[from:to], '\n'); i >= 0 {
+			end = from + i + 1
+		}
+		sb.WriteString(prefix)
+		sb.Write(bytes.TrimSuffix(bytes.TrimSuffix(b[from:end], []byte("\n")), []byte("\r")))
+		sb.WriteByte('\n')
+		if end == len(b) && b[end-1] != '\n' {
+			sb.WriteString("\\ No newline at end of file\n")
+		}
+		from = end
+	}
 }
 
 func hunkRange(start, n int) string {
