@@ -55,10 +55,11 @@ func readConfig(name, path string) (*snapshot, error) {
 	if err := regular(name, path, fi); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxFileSize+1)); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if len(data) > maxFileSize {
 		return nil, errChanged // it grew while it was read
 	}
