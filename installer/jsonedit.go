@@ -44,10 +44,10 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 	if isSpace(body) {
 		d.body = []byte("{}" + d.eol)
 	}
-	if !f.jsonc && !json.Valid(d.body) {
-		// Strict JSON: say what is wrong as encoding/json does. (Its
-		// scanner also refuses nesting deeper than 10,000, before
-		// hujson's recursive parser sees it.)
+	v, err := d.parseValue()
+	if !f.jsonc && (err != nil || !standard(&v)) {
+		// Strict JSON: say what is wrong as encoding/json does. (It
+		// also refuses nesting deeper than 10,000.)
 		var se *json.SyntaxError
 		if errors.As(json.Unmarshal(d.body, new(json.RawMessage)), &se) {
 			off := int(se.Offset) // just after the offending byte
@@ -57,22 +57,8 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 			return nil, d.errAt(off, "invalid JSON: "+se.Error())
 		}
 	}
-	if f.jsonc {
-		// hujson's parser is recursive: refuse what would overflow its
-		// stack, as encoding/json refuses strict JSON.
-		if off := tooDeep(d.body, maxNesting); off >= 0 {
-			return nil, d.errAt(off, fmt.Sprintf("invalid JSON: nesting deeper than %d levels", maxNesting))
-		}
-	}
-	v, err := hujson.Parse(d.body)
 	if err != nil {
-		fe := &FileError{File: file, Msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "hujson: ")}
-		if n, _ := fmt.Sscanf(err.Error(), "hujson: line %d, column %d:", &fe.Line, &fe.Col); n == 2 {
-			_, msg, _ := strings.Cut(err.Error(), ": ")
-			_, msg, _ = strings.Cut(msg, ": ")
-			fe.Msg = "invalid JSON: " + msg
-		}
-		return nil, fe
+		return nil, err
 	}
 	if _, ok := v.Value.(*hujson.Object); !ok {
 		return nil, d.errAt(v.StartOffset, "the top level is not an object")
@@ -96,6 +82,52 @@ type jsonDoc struct {
 func (d *jsonDoc) errAt(off int, msg string) error {
 	line, col := lineCol(d.body, off)
 	return &FileError{File: d.file, Line: line, Col: col, Msg: msg}
+}
+
+// parseValue parses d.body with hujson.
+func (d *jsonDoc) parseValue() (hujson.Value, error) {
+	// hujson's parser is recursive: refuse what would overflow its
+	// stack, as encoding/json refuses strict JSON.
+	if off := tooDeep(d.body, maxNesting); off >= 0 {
+		return hujson.Value{}, d.errAt(off, fmt.Sprintf("invalid JSON: nesting deeper than %d levels", maxNesting))
+	}
+	v, err := hujson.Parse(d.body)
+	if err != nil {
+		fe := &FileError{File: d.file, Msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "hujson: ")}
+		if n, _ := fmt.Sscanf(err.Error(), "hujson: line %d, column %d:", &fe.Line, &fe.Col); n == 2 {
+			_, msg, _ := strings.Cut(err.Error(), ": ")
+			_, msg, _ = strings.Cut(msg, ": ")
+			fe.Msg = "invalid JSON: " + msg
+		}
+		return v, fe
+	}
+	return v, nil
+}
+
+// standard reports whether v is standard JSON: no comments and no
+// trailing commas. It is v.IsStandard without an allocation per value.
+func standard(v *hujson.Value) bool {
+	if !v.BeforeExtra.IsStandard() || !v.AfterExtra.IsStandard() {
+		return false
+	}
+	switch x := v.Value.(type) {
+	case *hujson.Object:
+		for i := range x.Members {
+			if !standard(&x.Members[i].Name) || !standard(&x.Members[i].Value) {
+				return false
+			}
+		}
+		// A trailing comma leaves the last value's AfterExtra non-nil.
+		return x.AfterExtra.IsStandard() && (len(x.Members) == 0 || x.Members[len(x.Members)-1].Value.AfterExtra == nil)
+	case *hujson.Array:
+		for i := range x.Elements {
+			if !standard(&x.Elements[i]) {
+				return false
+			}
+		}
+		return x.AfterExtra.IsStandard() && (len(x.Elements) == 0 || x.Elements[len(x.Elements)-1].AfterExtra == nil)
+	}
+	return true
 }
 
 // indentUnit guesses one level of indentation from the first indented
@@ -206,34 +238,46 @@ func jsonPlain(n node) any {
 }
 
 func (d *jsonDoc) tree() (*node, error) {
-	n := jsonNode(d.root.Value)
+	n := jsonNode(string(d.body), 0, &d.root)
 	return &n, nil
 }
 
-func jsonNode(v hujson.ValueTrimmed) node {
-	switch v := v.(type) {
+// jsonNode returns the data of v, whose text is in s from the offset at.
+// Scalars without escapes are parts of s, so that a tree costs one copy of
+// the text, not one per scalar.
+func jsonNode(s string, at int, v *hujson.Value) node {
+	switch x := v.Value.(type) {
 	case *hujson.Object:
-		n := node{kind: '{', keys: make([]string, len(v.Members)), kids: make([]node, len(v.Members))}
-		for i := range v.Members {
-			n.keys[i] = litString(v.Members[i].Name.Value.(hujson.Literal))
-			n.kids[i] = jsonNode(v.Members[i].Value.Value)
+		n := node{kind: '{', keys: make([]string, len(x.Members)), kids: make([]node, len(x.Members))}
+		for i := range x.Members {
+			m := &x.Members[i]
+			n.keys[i] = jsonString(s, at, &m.Name)
+			n.kids[i] = jsonNode(s, at, &m.Value)
 		}
 		return n
 	case *hujson.Array:
-		n := node{kind: '[', kids: make([]node, len(v.Elements))}
-		for i := range v.Elements {
-			n.kids[i] = jsonNode(v.Elements[i].Value)
+		n := node{kind: '[', kids: make([]node, len(x.Elements))}
+		for i := range x.Elements {
+			n.kids[i] = jsonNode(s, at, &x.Elements[i])
 		}
 		return n
 	}
-	lit := v.(hujson.Literal)
-	switch lit.Kind() {
+	switch v.Value.Kind() {
 	case '"':
-		return node{kind: '"', text: litString(lit)}
+		return node{kind: '"', text: jsonString(s, at, v)}
 	case 'n':
 		return node{kind: '0'}
 	}
-	return node{kind: 'v', text: string(lit)}
+	return node{kind: 'v', text: s[v.StartOffset-at : v.EndOffset-at]}
+}
+
+// jsonString returns the value of the string literal v, whose text is in
+// s from the offset at.
+func jsonString(s string, at int, v *hujson.Value) string {
+	if q := s[v.StartOffset-at+1 : v.EndOffset-at-1]; !strings.Contains(q, `\`) {
+		return q
+	}
+	return v.Value.(hujson.Literal).String()
 }
 
 func (d *jsonDoc) entries(container []string) ([]entry, error) {
@@ -256,7 +300,8 @@ func (d *jsonDoc) entries(container []string) ([]entry, error) {
 			return nil, d.errAt(m.Value.StartOffset, fmt.Sprintf("server %q is %s, not an object", name, kindName(m.Value.Value)))
 		}
 		out = append(out, entry{name: name, decode: func() (map[string]any, error) {
-			return jsonPlain(jsonNode(m.Value.Value)).(map[string]any), nil
+			text := string(d.body[m.Value.StartOffset:m.Value.EndOffset])
+			return jsonPlain(jsonNode(text, m.Value.StartOffset, &m.Value)).(map[string]any), nil
 		}})
 	}
 	return out, nil

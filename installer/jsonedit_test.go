@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/tailscale/hujson"
 )
 
 var testEntry = []field{
@@ -41,5 +43,26 @@ func TestJSONRefusesDeepNesting(t *testing.T) {
 	}
 	if got := tooDeep([]byte(strings.Repeat("[", maxNesting)+strings.Repeat("]", maxNesting)), maxNesting); got != -1 {
 		t.Errorf("nesting of exactly maxNesting refused at %d", got)
+	}
+}
+
+// TestJSONStandard: standard agrees with hujson's Value.IsStandard.
+func TestJSONStandard(t *testing.T) {
+	ins := []string{
+		`{}`, `[]`, `{"a": [1, 2, {"b": null}]}`, "{\n  \"a\": 1\n}\n",
+		`{"a": 1,}`, `[1,]`, `{"a": [1, 2,]}`, `{"a": {"b": 1,}}`, `{"a": 1 /* c */}`, "{\n  // c\n  \"a\": 1\n}",
+		"// c\n{}", "{} // c", `{"a": [] /* c */}`, `{"a": [/* c */]}`, `{/* c */}`, `{"a" /* c */: 1}`,
+	}
+	for _, c := range loadEditCases(t) {
+		ins = append(ins, c.in)
+	}
+	for _, in := range ins {
+		v, err := hujson.Parse([]byte(in))
+		if err != nil {
+			continue
+		}
+		if got, want := standard(&v), v.IsStandard(); got != want {
+			t.Errorf("standard(%q) = %v, want %v", in, got, want)
+		}
 	}
 }
