@@ -16,12 +16,19 @@ func unifiedDiff(name string, a, b []byte) string {
 	}
 	// The common first lines end at pre; the common last lines start at
 	// endA in a and endB in b.
+	const chunk = 4 << 10 // compared at once, before byte by byte
 	p := 0
+	for p+chunk <= min(len(a), len(b)) && bytes.Equal(a[p:p+chunk], b[p:p+chunk]) {
+		p += chunk
+	}
 	for p < len(a) && p < len(b) && a[p] == b[p] {
 		p++
 	}
 	pre := bytes.LastIndexByte(a[:p], '\n') + 1
 	s := 0
+	for s+chunk <= min(len(a), len(b))-pre && bytes.Equal(a[len(a)-s-chunk:len(a)-s], b[len(b)-s-chunk:len(b)-s]) {
+		s += chunk
+	}
 	for s < len(a)-pre && s < len(b)-pre && a[len(a)-1-s] == b[len(b)-1-s] {
 		s++
 	}
