@@ -97,6 +97,7 @@ func (ss *session) read(lr *lineReader) {
 			if errors.Is(err, io.EOF) {
 				err = nil
 			}
+			ss.out.hold(false)
 			ss.readErr <- err
 			return
 		}
@@ -104,9 +105,11 @@ func (ss *session) read(lr *lineReader) {
 		stopping := ss.stopping
 		ss.mu.Unlock()
 		if stopping {
+			ss.out.hold(false)
 			ss.readErr <- nil
 			return
 		}
+		ss.out.hold(lr.more())
 		if tooLong {
 			ss.srv.log.Warn("message over the size limit skipped", "limit", ss.srv.opts.MaxMessageBytes)
 			ss.reply(prefixID(line), nil, errorf(CodeInvalidRequest,
@@ -131,6 +134,7 @@ func (ss *session) stop(timeout time.Duration) error {
 	ss.mu.Lock()
 	ss.stopping = true
 	ss.mu.Unlock()
+	ss.out.hold(false)
 	bound, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	finished := make(chan struct{})

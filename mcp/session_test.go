@@ -315,3 +315,88 @@ func TestOutputWritesEachMessageOnce(t *testing.T) {
 		}
 	}
 }
+
+// countingWriter counts the Writes made to it.
+type countingWriter struct {
+	mu     sync.Mutex
+	buf    strings.Builder
+	writes int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writes++
+	return w.buf.Write(p)
+}
+
+// TestPipelinedRepliesAreWrittenTogether sends many requests at once:
+// while the reader has the next one in hand, a reply waits for the next
+// reply, so they go out in one Write rather than one each.
+func TestPipelinedRepliesAreWrittenTogether(t *testing.T) {
+	var in strings.Builder
+	in.WriteString(initLine + "\n")
+	const n = 200
+	for i := range n {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i+1)
+	}
+	var out countingWriter
+	if err := newTestServer(t, nil).Serve(context.Background(), strings.NewReader(in.String()), &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(out.buf.String(), "\n"); got != n+1 {
+		t.Fatalf("%d replies, want %d", got, n+1)
+	}
+	if out.writes != 1 {
+		t.Errorf("%d replies took %d Writes, want 1", n+1, out.writes)
+	}
+}
+
+// TestOutputWaitsWhileTheReaderHasMore checks the output's side of
+// TestPipelinedRepliesAreWrittenTogether: while the reader has another
+// request in hand, messages wait, up to flushSize bytes; then, or when
+// the output is closed, they are written together.
+func TestOutputWaitsWhileTheReaderHasMore(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var w countingWriter
+		o := newOutput(&w)
+		check := func(writes int, text string) {
+			t.Helper()
+			synctest.Wait()
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			if w.writes != writes || w.buf.String() != text {
+				t.Fatalf("%d Writes of %.40q, want %d of %.40q", w.writes, w.buf.String(), writes, text)
+			}
+		}
+		o.hold(true)
+		o.send("a")
+		o.post("b")
+		check(0, "")
+		o.hold(false)
+		check(1, "\"a\"\n\"b\"\n")
+		o.hold(true)
+		big := strings.Repeat("x", flushSize)
+		o.send(big)
+		check(2, "\"a\"\n\"b\"\n\""+big+"\"\n")
+		o.send("c")
+		check(2, "\"a\"\n\"b\"\n\""+big+"\"\n")
+		if err := o.close(nil); err != nil {
+			t.Fatal(err)
+		}
+		check(3, "\"a\"\n\"b\"\n\""+big+"\"\n\"c\"\n")
+	})
+}
+
+func TestLineReaderMore(t *testing.T) {
+	lr := newLineReader(strings.NewReader("a\n\nb\r\nc"), 100)
+	for _, want := range []struct {
+		line string
+		more bool
+	}{{"a", true}, {"b", false}, {"c", false}} {
+		line, _, err := lr.next()
+		if err != nil || string(line) != want.line || lr.more() != want.more {
+			t.Fatalf("next = %q, %v; more = %v; want %q, more = %v", line, err, lr.more(), want.line, want.more)
+		}
+	}
+}

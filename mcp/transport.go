@@ -94,6 +94,13 @@ func (lr *lineReader) read() ([]byte, bool, error) {
 	}
 }
 
+// more reports whether another whole line is buffered, so that reading it
+// will not wait for input.
+func (lr *lineReader) more() bool {
+	b, _ := lr.r.Peek(lr.r.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
+}
+
 // head returns at most the first keepPrefix bytes of b.
 func head(b []byte) []byte { return b[:min(len(b), keepPrefix)] }
 
@@ -208,13 +215,15 @@ func (lw *lineWriter) write(v any) error {
 // queued, until the queue is empty. A call writes its own reply when
 // nobody else is writing (send), so a client making one call at a time
 // gets each reply from the call's goroutine, and replies that pile up
-// behind a Write go out together. The reader only queues (post) and leaves
-// the writing to another goroutine, so that a client that stops reading
-// cannot keep it from seeing the end of its input; and closing needs no
-// lock that a blocked Write holds. The queue is bounded: while it holds
-// maxQueued bytes or more, a new message waits for the writer to take it,
-// so a client that sends without reading slows itself, not the server's
-// memory.
+// behind a Write go out together. While the reader has another whole
+// request in hand (see hold), the queue waits for that request's reply,
+// up to flushSize, so that replies to pipelined requests go out in few
+// writes. The reader only queues (post) and leaves the writing to another
+// goroutine, so that a client that stops reading cannot keep it from
+// seeing the end of its input; and closing needs no lock that a blocked
+// Write holds. The queue is bounded: while it holds maxQueued bytes or
+// more, a new message waits for the writer to take it, so a client that
+// sends without reading slows itself, not the server's memory.
 type output struct {
 	w      io.Writer
 	mu     sync.Mutex
@@ -222,6 +231,7 @@ type output struct {
 	queue  []byte        // lines not yet written
 	spare  []byte        // the last written buffer, for reuse
 	busy   bool          // a goroutine is writing the queue
+	held   bool          // the reader has another request in hand
 	closed bool          // nothing more is queued
 	err    error         // the first write error
 	idle   chan struct{} // closed when the writer stops, if close waits
@@ -232,18 +242,23 @@ type output struct {
 // a new one waits for room.
 const maxQueued = 1 << 20
 
+// flushSize is how many bytes of messages are written even while the
+// reader has another request in hand.
+const flushSize = 64 << 10
+
 func newOutput(w io.Writer) *output {
 	o := &output{w: w, broken: make(chan struct{})}
 	o.room.L = &o.mu
 	return o
 }
 
-// send queues a message and, unless another goroutine is writing, writes
-// the queue. A message is dropped once the output is closed or broken.
+// send queues a message and, unless another goroutine is writing or the
+// queue waits (see hold), writes the queue. A message is dropped once the
+// output is closed or broken.
 func (o *output) send(v any) error { return o.put(v, false) }
 
-// post queues a message and, unless another goroutine is writing, starts
-// one to write the queue.
+// post queues a message and, unless another goroutine is writing or the
+// queue waits, starts one to write the queue.
 func (o *output) post(v any) error { return o.put(v, true) }
 
 // put returns an error only when v cannot be encoded.
@@ -261,25 +276,51 @@ func (o *output) put(v any, async bool) error {
 		return nil
 	}
 	o.queue = append(o.queue, b...)
-	if o.busy {
-		o.mu.Unlock()
-		return nil // the writer takes it on its next turn
-	}
-	o.busy = true
+	write := o.claim()
 	o.mu.Unlock()
-	if async {
+	switch {
+	case !write: // the writer takes it on its next turn, or a later message does
+	case async:
 		go o.flush()
-	} else {
+	default:
 		o.flush()
 	}
 	return nil
 }
 
-// flush writes the queue until it is empty; the caller has set busy.
+// hold tells whether the reader has another whole request in hand. While
+// it has, what is queued waits for that request's reply (up to flushSize);
+// once it has not, a goroutine is started to write what waited.
+func (o *output) hold(more bool) {
+	o.mu.Lock()
+	o.held = more
+	write := o.claim()
+	o.mu.Unlock()
+	if write {
+		go o.flush()
+	}
+}
+
+// due reports whether what is queued is to be written now.
+func (o *output) due() bool {
+	return len(o.queue) > 0 && o.err == nil && (!o.held || len(o.queue) >= flushSize)
+}
+
+// claim makes the caller the writer when the queue is due and nobody is
+// writing it. The caller holds mu.
+func (o *output) claim() bool {
+	if o.busy || !o.due() {
+		return false
+	}
+	o.busy = true
+	return true
+}
+
+// flush writes the queue while it is due; the caller has set busy.
 func (o *output) flush() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	for len(o.queue) > 0 && o.err == nil {
+	for o.due() {
 		buf := o.queue
 		o.queue = o.spare[:0]
 		o.room.Broadcast()
@@ -309,7 +350,9 @@ func (o *output) flush() {
 func (o *output) close(bound <-chan struct{}) error {
 	o.mu.Lock()
 	o.closed = true
+	o.held = false
 	o.room.Broadcast()
+	write := o.claim()
 	if !o.busy {
 		defer o.mu.Unlock()
 		return o.err
@@ -317,6 +360,9 @@ func (o *output) close(bound <-chan struct{}) error {
 	idle := make(chan struct{})
 	o.idle = idle
 	o.mu.Unlock()
+	if write {
+		go o.flush()
+	}
 	select {
 	case <-idle:
 	case <-bound:
