@@ -17,8 +17,8 @@ import (
 // at a time reads and dispatches messages, answering all but tools/call
 // itself. A tools/call runs on a goroutine of its own, at most
 // MaxConcurrentCalls at once (more wait in a queue); the one that starts
-// it is the goroutine that read it, while a new one goes on reading.
-// Messages are written one at a time (see output). docs/design.md has the
+// it is the goroutine that read it, while an idle one (which ran earlier
+// calls) or a new one goes on reading. Messages are written one at a time (see output). docs/design.md has the
 // reasons.
 type session struct {
 	srv *Server
@@ -34,7 +34,8 @@ type session struct {
 	running  int              // goroutines running calls, at most MaxConcurrentCalls
 	waiting  []*call          // calls waiting for one of them, first come first served
 
-	readErr chan error // how reading ended
+	readErr chan error       // how reading ended
+	turn    chan *lineReader // hands the reading to an idle goroutine
 
 	// Only the goroutine that reads uses these.
 	initialized bool   // initialize has been answered (legacy era)
@@ -62,6 +63,7 @@ func newSession(s *Server, w io.Writer) *session {
 		out:      newOutput(w),
 		inflight: map[string]*call{},
 		readErr:  make(chan error, 1),
+		turn:     make(chan *lineReader),
 	}
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
 	ss.logLevel = levelOff
@@ -87,10 +89,34 @@ func (ss *session) serve(ctx context.Context, r io.Reader) error {
 }
 
 // read reads and dispatches messages until the input ends (reported on
-// readErr) or the session stops. When it starts a tools/call, a new
-// goroutine goes on reading and this one runs the call: one goroutine
-// reads at a time, and each call runs on the goroutine that read it.
+// readErr) or the session stops. One goroutine reads at a time. When it
+// reads a tools/call to run, it hands the reading to an idle goroutine, or
+// a new one, and runs the call; then it is idle until the reading is handed
+// back to it. Idle goroutines keep the stacks that reading and running
+// grew, which a new goroutine would grow again for every message.
 func (ss *session) read(lr *lineReader) {
+	for {
+		c := ss.readCall(lr)
+		if c == nil {
+			return
+		}
+		select {
+		case ss.turn <- lr:
+		default:
+			go ss.read(lr)
+		}
+		ss.run(c)
+		select {
+		case lr = <-ss.turn:
+		case <-ss.ctx.Done():
+			return
+		}
+	}
+}
+
+// readCall reads and dispatches messages until one is a tools/call to run
+// now, and returns it; nil once the input ends or the session stops.
+func (ss *session) readCall(lr *lineReader) *call {
 	for {
 		line, tooLong, err := lr.next()
 		if err != nil {
@@ -99,7 +125,7 @@ func (ss *session) read(lr *lineReader) {
 			}
 			ss.out.hold(false)
 			ss.readErr <- err
-			return
+			return nil
 		}
 		ss.mu.Lock()
 		stopping := ss.stopping
@@ -107,7 +133,7 @@ func (ss *session) read(lr *lineReader) {
 		if stopping {
 			ss.out.hold(false)
 			ss.readErr <- nil
-			return
+			return nil
 		}
 		ss.out.hold(lr.more())
 		if tooLong {
@@ -119,9 +145,7 @@ func (ss *session) read(lr *lineReader) {
 		ss.handle(line)
 		if c := ss.next; c != nil {
 			ss.next = nil
-			go ss.read(lr)
-			ss.run(c)
-			return
+			return c
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -399,4 +400,40 @@ func TestLineReaderMore(t *testing.T) {
 			t.Fatalf("next = %q, %v; more = %v; want %q, more = %v", line, err, lr.more(), want.line, want.more)
 		}
 	}
+}
+
+// TestCallsOneAtATimeReuseGoroutines makes calls one at a time: each runs
+// on the goroutine that read it while another reads on, and the two take
+// turns instead of a new goroutine starting for every call.
+func TestCallsOneAtATimeReuseGoroutines(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := newTestServer(t, nil)
+		goroutines := map[string]bool{}
+		if err := srv.AddTool(Tool{Name: "where"}, func(context.Context, *CallRequest) (*CallToolResult, error) {
+			buf := make([]byte, 64)
+			id, _, _ := strings.Cut(string(buf[:runtime.Stack(buf, false)]), " [")
+			goroutines[id] = true // one call at a time: no race
+			return TextResult(id), nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		p := servePipes(context.Background(), srv)
+		r := bufio.NewReader(p.outR)
+		p.send(t, initLine)
+		r.ReadString('\n')
+		for i := range 20 {
+			p.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"where"}}`, i+1))
+			if _, err := r.ReadString('\n'); err != nil {
+				t.Fatal(err)
+			}
+			synctest.Wait()
+		}
+		if len(goroutines) != 2 {
+			t.Errorf("20 calls one at a time ran on %d goroutines, want 2", len(goroutines))
+		}
+		p.inW.Close()
+		if err := <-p.served; err != nil {
+			t.Fatal(err)
+		}
+	})
 }
