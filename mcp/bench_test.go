@@ -3,6 +3,7 @@ package mcp
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -68,5 +69,56 @@ func BenchmarkCallPipelined(b *testing.B) {
 			b.Fatalf("bad or repeated reply %q", line)
 		}
 		seen[id] = true
+	}
+}
+
+// BenchmarkCallWork measures the work of one tools/call with no
+// concurrency and no I/O: decoding, validating, running the handler and
+// encoding the reply. BenchmarkCallWorkFloor is the same work done the
+// least way encoding/json allows, as bench/servers/ref does it.
+func BenchmarkCallWork(b *testing.B) {
+	ss := newSession(newTestServer(b, nil), io.Discard)
+	ss.handle([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`))
+	line := []byte(strings.TrimSpace(callLine(1000000)))
+	b.ReportAllocs()
+	for b.Loop() {
+		ss.handle(line)
+		c := ss.next
+		ss.next = nil
+		ss.run(c)
+	}
+}
+
+func BenchmarkCallWorkFloor(b *testing.B) {
+	type request struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	type response struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  any             `json:"result,omitempty"`
+	}
+	type content struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	enc := json.NewEncoder(io.Discard)
+	enc.SetEscapeHTML(false)
+	line := []byte(strings.TrimSpace(callLine(1000000)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var req request
+		var p struct {
+			Name      string `json:"name"`
+			Arguments struct {
+				Text string `json:"text"`
+			} `json:"arguments"`
+		}
+		if json.Unmarshal(line, &req) != nil || json.Unmarshal(req.Params, &p) != nil {
+			b.Fatal("bad request")
+		}
+		enc.Encode(response{JSONRPC: "2.0", ID: req.ID, Result: map[string]any{"content": []content{{"text", p.Arguments.Text}}}})
 	}
 }

@@ -43,7 +43,7 @@ func FuzzServe(f *testing.F) {
 				t.Fatalf("Serve: %v", err)
 			}
 		})
-		sent := map[string]int{}
+		sent := map[idKey]int{}
 		for _, line := range strings.Split(input, "\n") {
 			for _, m := range messages([]byte(strings.TrimPrefix(strings.TrimSpace(line), "\uFEFF"))) {
 				if m.ID != nil {
@@ -51,7 +51,7 @@ func FuzzServe(f *testing.F) {
 				}
 			}
 		}
-		answered := map[string]int{}
+		answered := map[idKey]int{}
 		for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
 			if line == "" {
 				continue

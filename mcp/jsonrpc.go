@@ -71,18 +71,24 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 // 0, while the string "1" and the integer 1 stay different. Ids with a
 // fraction or an exponent (1.0, 1e0) are not legal (see validID), so no
 // two spellings of a number need comparing beyond the sign of zero.
-func (id ID) key() string {
-	if strings.HasPrefix(id.raw, `"`) {
-		var s string
-		if json.Unmarshal([]byte(id.raw), &s) != nil {
-			return "?" + id.raw
+func (id ID) key() idKey {
+	if !strings.HasPrefix(id.raw, `"`) {
+		if id.raw == "-0" {
+			return idKey{value: "0"}
 		}
-		return "s" + s
+		return idKey{value: id.raw}
 	}
-	if id.raw == "-0" {
-		return "n0"
+	var s string
+	if json.Unmarshal([]byte(id.raw), &s) != nil {
+		return idKey{value: id.raw} // no number starts with a quote
 	}
-	return "n" + id.raw
+	return idKey{str: true, value: s}
+}
+
+// idKey is the value of an ID: a string's text, or a number's digits.
+type idKey struct {
+	str   bool
+	value string
 }
 
 // validID reports whether raw JSON is a legal request id: a string or an

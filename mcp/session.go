@@ -28,11 +28,11 @@ type session struct {
 	cancel context.CancelFunc
 
 	mu       sync.Mutex
-	inflight map[string]*call // tools/call not yet answered, by ID.key
-	stopping bool             // no more messages are dispatched
-	calls    sync.WaitGroup   // calls started and not finished
-	running  int              // goroutines running calls, at most MaxConcurrentCalls
-	waiting  []*call          // calls waiting for one of them, first come first served
+	inflight map[idKey]*call // tools/call not yet answered, by ID.key
+	stopping bool            // no more messages are dispatched
+	calls    sync.WaitGroup  // calls started and not finished
+	running  int             // goroutines running calls, at most MaxConcurrentCalls
+	waiting  []*call         // calls waiting for one of them, first come first served
 
 	readErr chan error       // how reading ended
 	turn    chan *lineReader // hands the reading to an idle goroutine
@@ -61,7 +61,7 @@ func newSession(s *Server, w io.Writer) *session {
 	ss := &session{
 		srv:      s,
 		out:      newOutput(w),
-		inflight: map[string]*call{},
+		inflight: map[idKey]*call{},
 		readErr:  make(chan error, 1),
 		turn:     make(chan *lineReader),
 	}

@@ -247,6 +247,7 @@ func TestIDsCompareByValue(t *testing.T) {
 		{`1`, `"1"`, false},
 		{`12345678901234567890123`, `12345678901234567890124`, false},
 		{`"a"`, `"A"`, false},
+		{"\"\xff\"", `"\ufffd"`, true}, // as json.Unmarshal reads invalid UTF-8
 	} {
 		if got := (ID{raw: tc.a}.key() == ID{raw: tc.b}.key()); got != tc.same {
 			t.Errorf("ids %s and %s: same = %v, want %v", tc.a, tc.b, got, tc.same)
