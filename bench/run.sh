@@ -15,6 +15,7 @@ flags=(-trimpath -ldflags='-s -w')
 export CGO_ENABLED=0
 echo "building into $bin" >&2
 go build "${flags[@]}" -o "$bin/ref" ./servers/ref
+go build "${flags[@]}" -o "$bin/refgoroutine" ./servers/refgoroutine
 go build "${flags[@]}" -o "$bin/mcpship-echo" ./servers/mcpship-echo
 go build "${flags[@]}" -o "$bin/gosdk" ./servers/gosdk
 go build "${flags[@]}" -o "$bin/mcpgo" ./servers/mcpgo

@@ -4,8 +4,8 @@
 //
 //	driver -bindir DIR [-rounds 3] [-json out.json] [-md out.md]
 //
-// DIR holds the binaries ref, mcpship-echo, gosdk, mcpgo and mcpship (run
-// as `mcpship serve`). bench/run.sh builds them and runs this.
+// DIR holds the binaries ref, refgoroutine, mcpship-echo, gosdk, mcpgo and
+// mcpship (run as `mcpship serve`). bench/run.sh builds them and runs this.
 package main
 
 import (
@@ -102,6 +102,7 @@ func main() {
 	bin := func(n string) string { return filepath.Join(*bindir, n) }
 	servers := []*server{
 		{Name: "ref", Path: bin("ref"), Tool: "echo", Echo: true, Big: []int{8, 20}},
+		{Name: "ref-goroutine", Path: bin("refgoroutine"), Tool: "echo", Echo: true},
 		{Name: "mcpship", Path: bin("mcpship-echo"), Tool: "echo", Echo: true, Big: []int{8, 20}},
 		{Name: "go-sdk", Path: bin("gosdk"), Tool: "echo", Echo: true, Big: []int{8, 20}},
 		{Name: "mcp-go", Path: bin("mcpgo"), Tool: "echo", Echo: true, Big: []int{8, 20}},
