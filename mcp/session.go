@@ -135,14 +135,17 @@ func (ss *session) readCall(lr *lineReader) *call {
 			ss.readErr <- nil
 			return nil
 		}
-		ss.out.hold(lr.more())
+		// Replies wait while a message is dispatched and while another is
+		// buffered: those of pipelined requests go out together.
+		ss.out.hold(true)
 		if tooLong {
 			ss.srv.log.Warn("message over the size limit skipped", "limit", ss.srv.opts.MaxMessageBytes)
 			ss.reply(prefixID(line), nil, errorf(CodeInvalidRequest,
 				"message exceeds the limit of %d bytes and was skipped", ss.srv.opts.MaxMessageBytes))
-			continue
+		} else {
+			ss.handle(line)
 		}
-		ss.handle(line)
+		ss.out.hold(lr.more())
 		if c := ss.next; c != nil {
 			ss.next = nil
 			return c

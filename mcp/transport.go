@@ -215,10 +215,10 @@ func (lw *lineWriter) write(v any) error {
 // queued, until the queue is empty. A call writes its own reply when
 // nobody else is writing (send), so a client making one call at a time
 // gets each reply from the call's goroutine, and replies that pile up
-// behind a Write go out together. While the reader has another whole
-// request in hand (see hold), the queue waits for that request's reply,
-// up to flushSize, so that replies to pipelined requests go out in few
-// writes. The reader only queues (post) and leaves the writing to another
+// behind a Write go out together. While the reader dispatches a request
+// or has another one buffered (see hold), the queue waits for their
+// replies, up to flushSize, so that replies to pipelined requests go out
+// in few writes. The reader only queues (post) and leaves the writing to another
 // goroutine, so that a client that stops reading cannot keep it from
 // seeing the end of its input; and closing needs no lock that a blocked
 // Write holds. The queue is bounded: while it holds maxQueued bytes or
@@ -231,7 +231,7 @@ type output struct {
 	queue  []byte        // lines not yet written
 	spare  []byte        // the last written buffer, for reuse
 	busy   bool          // a goroutine is writing the queue
-	held   bool          // the reader has another request in hand
+	held   bool          // the reader has a request in hand
 	closed bool          // nothing more is queued
 	err    error         // the first write error
 	idle   chan struct{} // closed when the writer stops, if close waits
@@ -288,9 +288,10 @@ func (o *output) put(v any, async bool) error {
 	return nil
 }
 
-// hold tells whether the reader has another whole request in hand. While
-// it has, what is queued waits for that request's reply (up to flushSize);
-// once it has not, a goroutine is started to write what waited.
+// hold tells whether the reader has a request in hand: one it dispatches,
+// or another one buffered. While it has, what is queued waits for that
+// request's reply (up to flushSize); once it has not, a goroutine is
+// started to write what waited.
 func (o *output) hold(more bool) {
 	o.mu.Lock()
 	o.held = more
