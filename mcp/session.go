@@ -18,8 +18,8 @@ import (
 // itself. A tools/call runs on a goroutine of its own, at most
 // MaxConcurrentCalls at once (more wait in a queue); the one that starts
 // it is the goroutine that read it, while an idle one (which ran earlier
-// calls) or a new one goes on reading. Messages are written one at a time (see output). docs/design.md has the
-// reasons.
+// calls) or a new one goes on reading. Messages are written one at a time
+// (see output). docs/design.md has the reasons.
 type session struct {
 	srv *Server
 	out *output
