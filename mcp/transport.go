@@ -218,12 +218,13 @@ func (lw *lineWriter) write(v any) error {
 // behind a Write go out together. While the reader dispatches a request
 // or has another one buffered (see hold), the queue waits for their
 // replies, up to flushSize, so that replies to pipelined requests go out
-// in few writes. The reader only queues (post) and leaves the writing to another
-// goroutine, so that a client that stops reading cannot keep it from
-// seeing the end of its input; and closing needs no lock that a blocked
-// Write holds. The queue is bounded: while it holds maxQueued bytes or
-// more, a new message waits for the writer to take it, so a client that
-// sends without reading slows itself, not the server's memory.
+// in few writes. The reader only queues (post) and leaves the writing to
+// another goroutine, so that a client that stops reading cannot keep it
+// from seeing the end of its input; and closing needs no lock that a
+// blocked Write holds. The queue is bounded: while it holds maxQueued
+// bytes or more, a new message waits for the writer to take it, so a
+// client that sends without reading slows itself, not the server's
+// memory.
 type output struct {
 	w      io.Writer
 	mu     sync.Mutex
@@ -329,7 +330,7 @@ func (o *output) flush() {
 		_, err := o.w.Write(buf)
 		o.mu.Lock()
 		o.spare = buf
-		if cap(buf) > 64<<10 {
+		if cap(buf) > 2*flushSize {
 			o.spare = nil // do not keep a huge buffer alive after a huge message
 		}
 		if err != nil {
