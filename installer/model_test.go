@@ -7,12 +7,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/BurntSushi/toml"
 	"github.com/tailscale/hujson"
 )
 
 // modelOf returns the whole document as plain Go values, decoded by the
-// format's library: the tests' model of a file's data, independent of
-// the trees verify compares.
+// format's library (for TOML, BurntSushi/toml, a decoder of its own):
+// the tests' model of a file's data, independent of the trees verify
+// compares.
 func modelOf(t testing.TB, d document) any {
 	t.Helper()
 	var m any
@@ -24,7 +26,7 @@ func modelOf(t testing.TB, d document) any {
 			err = json.Unmarshal(raw, &m)
 		}
 	case *tomlDoc:
-		m = d.m
+		_, err = toml.Decode(string(d.body), &m)
 	case *yamlDoc:
 		if d.top != nil {
 			err = d.top.Decode(&m)

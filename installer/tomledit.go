@@ -1,165 +1,208 @@
 package installer
 
 import (
-	"errors"
+	"bytes"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2/unstable"
 )
 
 // tomlFormat edits TOML files (Codex) by text: each server is a table
 // [container.name] whose lines are replaced, appended or deleted as a
-// block. Files are decoded with BurntSushi/toml, whose decoder takes time
-// in proportion to the file (go-toml's checks for duplicate keys do not).
+// block. Files are parsed with go-toml's parser (its unstable package),
+// which gives each expression with its offsets; parseTOML builds the
+// tables from them.
 type tomlFormat struct{}
 
 func (tomlFormat) name() string { return "TOML" }
 
 func (tomlFormat) parse(file string, body []byte) (document, error) {
-	var m map[string]any
-	if _, err := toml.Decode(string(body), &m); err != nil {
-		fe := &FileError{File: file, Msg: "invalid TOML: " + err.Error()}
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			fe.Line, fe.Col, fe.Msg = pe.Position.Line, pe.Position.Col, "invalid TOML: "+pe.Message
-		}
-		return nil, fe
+	root, err := parseTOML(file, body)
+	if err != nil {
+		return nil, err
 	}
-	return &tomlDoc{file: file, body: body, eol: eolOf(body), m: m}, nil
+	return &tomlDoc{file: file, body: body, eol: eolOf(body), root: root}, nil
 }
 
 type tomlDoc struct {
 	file string
 	body []byte
 	eol  string
-	m    map[string]any
+	root *tomlItem
 }
 
 func (d *tomlDoc) tree() (*node, error) {
-	n := tomlNode(d.m)
+	n := d.root.node()
 	return &n, nil
 }
 
-func tomlNode(v any) node {
-	switch v := v.(type) {
-	case map[string]any:
-		n := node{kind: '{', keys: slices.Sorted(maps.Keys(v))}
-		n.kids = make([]node, len(n.keys))
-		for i, k := range n.keys {
-			n.kids[i] = tomlNode(v[k])
+// table returns the table at the container path: t, or, if it is
+// written inline (or within a table written so), m, its value. Both are
+// nil if there is none.
+func (d *tomlDoc) table(container []string) (t *tomlTable, m map[string]any, err error) {
+	t = d.root.kids
+	for i, k := range container {
+		v := t.get(k)
+		switch {
+		case v == nil:
+			return nil, nil, nil
+		case v.kind == '{':
+			t = v.kids
+			continue
+		case tomlKind(v) == "an inline table":
+			m, _ = v.plain().(map[string]any)
+			for _, k := range container[i+1:] {
+				if m[k] == nil {
+					return nil, nil, nil
+				}
+				if m, _ = m[k].(map[string]any); m == nil {
+					return nil, nil, &FileError{File: d.file, Msg: fmt.Sprintf("%q is not a table", k)}
+				}
+			}
+			return nil, m, nil
 		}
-		return n
-	case []map[string]any: // an array of tables
-		n := node{kind: '[', kids: make([]node, len(v))}
-		for i, x := range v {
-			n.kids[i] = tomlNode(x)
-		}
-		return n
-	case []any:
-		n := node{kind: '[', kids: make([]node, len(v))}
-		for i, x := range v {
-			n.kids[i] = tomlNode(x)
-		}
-		return n
-	case string:
-		return node{kind: '"', text: v}
-	case int64:
-		return node{kind: 'v', text: strconv.FormatInt(v, 10)}
-	case float64:
-		return node{kind: 'v', text: strconv.FormatFloat(v, 'g', -1, 64) + "f"}
-	case bool:
-		return node{kind: 'v', text: strconv.FormatBool(v)}
+		return nil, nil, &FileError{File: d.file, Msg: fmt.Sprintf("%q is %s, not a table", k, tomlKind(v))}
 	}
-	return node{kind: 'v', text: fmt.Sprintf("%T %v", v, v)} // dates and times
-}
-
-func (d *tomlDoc) table(container []string) (map[string]any, error) {
-	cur := d.m
-	for _, k := range container {
-		v, ok := cur[k]
-		if !ok {
-			return nil, nil
-		}
-		next, ok := v.(map[string]any)
-		if !ok {
-			return nil, &FileError{File: d.file, Msg: fmt.Sprintf("%q is a %T, not a table", k, v)}
-		}
-		cur = next
-	}
-	return cur, nil
+	return t, nil, nil
 }
 
 func (d *tomlDoc) entries(container []string) ([]entry, error) {
-	t, err := d.table(container)
-	if err != nil {
-		return nil, err
-	}
-	// File order: by table header, then any defined otherwise.
-	var names []string
-	seen := make(map[string]bool, len(t))
-	for _, line := range splitLines(d.body) {
-		h, ok := tomlHeader(line)
-		if ok && len(h) == len(container)+1 && slices.Equal(h[:len(container)], container) && t[h[len(h)-1]] != nil && !seen[h[len(h)-1]] {
-			names = append(names, h[len(h)-1])
-			seen[h[len(h)-1]] = true
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(t)) {
-		if !seen[name] {
-			names = append(names, name)
-		}
-	}
+	t, m, err := d.table(container)
 	var out []entry
-	for _, name := range names {
-		v, ok := t[name].(map[string]any)
+	for _, name := range slices.Sorted(maps.Keys(m)) { // written inline
+		v, ok := m[name].(map[string]any)
 		if !ok {
-			return nil, &FileError{File: d.file, Msg: fmt.Sprintf("server %q is a %T, not a table", name, t[name])}
+			return nil, &FileError{File: d.file, Msg: fmt.Sprintf("server %q is not a table", name)}
 		}
 		out = append(out, entry{name: name, decode: func() (map[string]any, error) { return v, nil }})
+	}
+	if t == nil {
+		return out, err
+	}
+	for i := range t.members {
+		name, v := t.members[i].key, &t.members[i].val
+		if v.kind != '{' && tomlKind(v) != "an inline table" {
+			return nil, &FileError{File: d.file, Msg: fmt.Sprintf("server %q is %s, not a table", name, tomlKind(v))}
+		}
+		out = append(out, entry{name: name, decode: func() (map[string]any, error) {
+			m, _ := v.plain().(map[string]any)
+			return m, nil
+		}})
 	}
 	return out, nil
 }
 
 func (d *tomlDoc) set(container []string, name string, e []field) ([]byte, undo, error) {
-	t, err := d.table(container)
+	t, m, err := d.table(container)
 	if err != nil {
 		return nil, undo{}, err
 	}
-	block := tomlBlock(append(slices.Clone(container), name), e, d.eol)
-	if _, ok := t[name]; ok {
-		lines := splitLines(d.body)
-		start, end, ok := tomlTableLines(lines, append(slices.Clone(container), name))
-		if !ok {
-			return nil, undo{}, &FileError{File: d.file, Msg: fmt.Sprintf("server %q is not written as a [%s] table, so it cannot be replaced safely", name, tomlKey(append(slices.Clone(container), name)))}
+	key := append(slices.Clone(container), name)
+	block := tomlBlock(key, e, d.eol)
+	if v := t.get(name); v != nil || m[name] != nil {
+		start, end, err := d.tableText(v, key, "replaced")
+		if err != nil {
+			return nil, undo{}, err
 		}
-		return []byte(strings.Join(lines[:start], "") + block + strings.Join(lines[end:], "")), undo{}, nil
+		return splice(d.body, start, end, block), undo{}, nil
 	}
-	out := string(d.body)
-	if len(out) > 0 && !strings.HasSuffix(out, "\n") {
-		out += d.eol
+	if m != nil {
+		return nil, undo{}, &FileError{File: d.file, Msg: fmt.Sprintf("%s is an inline table, which cannot be extended; write its servers as [%s] tables to add one", tomlKey(container), tomlKey(key))}
 	}
-	if len(out) > 0 {
-		out += d.eol
+	n := len(d.body)
+	if n > 0 && d.body[n-1] != '\n' {
+		block = d.eol + block
 	}
-	return []byte(out + block), undo{}, nil
+	if n > 0 {
+		block = d.eol + block
+	}
+	return splice(d.body, n, n, block), undo{}, nil
 }
 
 func (d *tomlDoc) remove(container []string, name string, _ undo) ([]byte, error) {
-	lines := splitLines(d.body)
-	key := append(slices.Clone(container), name)
-	start, end, ok := tomlTableLines(lines, key)
-	if !ok {
-		return nil, &FileError{File: d.file, Msg: fmt.Sprintf("server %q is not written as a [%s] table, so it cannot be removed safely", name, tomlKey(key))}
+	t, _, err := d.table(container)
+	if err != nil {
+		return nil, err
 	}
-	blank := func(i int) bool { return i >= 0 && i < len(lines) && strings.TrimSpace(lines[i]) == "" }
-	if blank(start-1) && (end == len(lines) || blank(end)) {
-		start-- // the blank line that separated the table
+	start, end, err := d.tableText(t.get(name), append(slices.Clone(container), name), "removed")
+	if err != nil {
+		return nil, err
 	}
-	return []byte(strings.Join(lines[:start], "") + strings.Join(lines[end:], "")), nil
+	blank := func(s, e int) bool { return isSpace(d.body[s:e]) }
+	if start > 0 && blank(lineStart(d.body, start-1), start) && (end == len(d.body) || blank(end, lineEnd(d.body, end))) {
+		start = lineStart(d.body, start-1) // the blank line that separated the table
+	}
+	return splice(d.body, start, end, ""), nil
+}
+
+// tableText returns where the table v, whose key is key, is written: from
+// its [header] line to the end of the last line that is not a comment,
+// with the sub-tables whose headers follow. Done is what the caller would
+// do to it, for the error when v is written otherwise.
+func (d *tomlDoc) tableText(v *tomlItem, key []string, done string) (start, end int, err error) {
+	if v == nil || v.kind != '{' || v.kids.how != 'h' {
+		return 0, 0, &FileError{File: d.file, Msg: fmt.Sprintf("server %q is not written as a [%s] table, so it cannot be %s safely", key[len(key)-1], tomlKey(key), done)}
+	}
+	start = lineStart(d.body, int(v.at))
+	var p unstable.Parser
+	p.Reset(d.body[start:])
+	for p.NextExpression() {
+		e := p.Expression()
+		last := e.Raw.Offset + e.Raw.Length // of a key/value
+		if e.Kind == unstable.Table || e.Kind == unstable.ArrayTable {
+			if end > 0 && !under(e, key) {
+				break
+			}
+			last = e.Child().Raw.Offset // a header is one line
+		}
+		end = lineEnd(d.body, start+int(last))
+	}
+	if at := v.outside(start, end); at >= 0 {
+		line, _ := lineCol(d.body, at)
+		return 0, 0, &FileError{File: d.file, Line: line, Msg: fmt.Sprintf("server %q is written in two places, its [%s] table and here, so it cannot be %s safely", key[len(key)-1], tomlKey(key), done)}
+	}
+	return start, end, nil
+}
+
+// outside returns the offset of a key or header within v that is not
+// between start and end, or -1.
+func (v *tomlItem) outside(start, end int) int {
+	if v.kids == nil {
+		return -1
+	}
+	for i := range v.kids.members {
+		x := &v.kids.members[i].val
+		if int(x.at) < start || int(x.at) >= end {
+			return int(x.at)
+		}
+		if at := x.outside(start, end); at >= 0 {
+			return at
+		}
+	}
+	return -1
+}
+
+// under reports whether the header e names a table within the table key.
+func under(e *unstable.Node, key []string) bool {
+	i := 0
+	for it := e.Key(); it.Next(); i++ {
+		if i < len(key) && string(it.Node().Data) != key[i] {
+			return false
+		}
+	}
+	return i > len(key)
+}
+
+// lineEnd returns the offset after the line ending of the line holding off.
+func lineEnd(b []byte, off int) int {
+	if i := bytes.IndexByte(b[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(b)
 }
 
 // tomlBlock renders the table key with the fields e.
@@ -185,7 +228,7 @@ func tomlKey(key []string) string {
 	for i, k := range key {
 		parts[i] = k
 		if !bareKey(k) {
-			parts[i] = quoteJSON(k)
+			parts[i] = tomlString(k)
 		}
 	}
 	return strings.Join(parts, ".")
@@ -194,7 +237,7 @@ func tomlKey(key []string) string {
 func tomlValue(v any) string {
 	switch v := v.(type) {
 	case string:
-		return quoteJSON(v)
+		return tomlString(v)
 	case bool:
 		return strconv.FormatBool(v)
 	case int:
@@ -202,7 +245,7 @@ func tomlValue(v any) string {
 	case []string:
 		parts := make([]string, len(v))
 		for i, s := range v {
-			parts[i] = quoteJSON(s)
+			parts[i] = tomlString(s)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	case []field:
@@ -218,80 +261,8 @@ func tomlValue(v any) string {
 	panic(fmt.Sprintf("installer: cannot render %T as TOML", v))
 }
 
-// tomlTableLines finds the table [key] and its sub-tables among lines. It
-// returns the first line of the header and the line after the table's last
-// line that is neither blank nor a comment.
-func tomlTableLines(lines []string, key []string) (start, end int, ok bool) {
-	start = -1
-	for i, line := range lines {
-		h, isHeader := tomlHeader(line)
-		if !isHeader {
-			if start >= 0 && !isBlankOrComment(line) {
-				end = i + 1
-			}
-			continue
-		}
-		if start >= 0 {
-			if len(h) > len(key) && slices.Equal(h[:len(key)], key) {
-				end = i + 1
-				continue
-			}
-			break
-		}
-		if slices.Equal(h, key) {
-			start, end = i, i+1
-		}
-	}
-	return start, end, start >= 0
-}
-
-func isBlankOrComment(line string) bool {
-	t := strings.TrimSpace(line)
-	return t == "" || strings.HasPrefix(t, "#")
-}
-
-// tomlHeader parses a [table] or [[array]] header line into its keys.
-func tomlHeader(line string) ([]string, bool) {
-	s := strings.TrimSpace(line)
-	if !strings.HasPrefix(s, "[") {
-		return nil, false
-	}
-	arr := strings.HasPrefix(s, "[[")
-	s = strings.TrimPrefix(s[1:], "[")
-	var keys []string
-	for {
-		s = strings.TrimLeft(s, " \t")
-		var k string
-		switch {
-		case strings.HasPrefix(s, `"`):
-			q, err := strconv.QuotedPrefix(s)
-			if err != nil {
-				return nil, true
-			}
-			k, _ = strconv.Unquote(q)
-			s = s[len(q):]
-		case strings.HasPrefix(s, "'"):
-			j := strings.IndexByte(s[1:], '\'')
-			if j < 0 {
-				return nil, true
-			}
-			k, s = s[1:j+1], s[j+2:]
-		default:
-			j := strings.IndexFunc(s, notBareKeyRune)
-			if j <= 0 {
-				return nil, true
-			}
-			k, s = s[:j], s[j:]
-		}
-		keys = append(keys, k)
-		s = strings.TrimLeft(s, " \t")
-		if strings.HasPrefix(s, ".") {
-			s = s[1:]
-			continue
-		}
-		if arr {
-			return append([]string{"[["}, keys...), true // never equal to a table key
-		}
-		return keys, true
-	}
+// tomlString returns s as a TOML basic string: as JSON quotes it, but
+// for DEL, which TOML strings cannot hold as is.
+func tomlString(s string) string {
+	return strings.ReplaceAll(quoteJSON(s), "\x7f", `\u007f`)
 }

@@ -415,3 +415,8 @@ func yamlValue(v any) string {
 	}
 	panic(fmt.Sprintf("installer: cannot render %T as YAML", v))
 }
+
+func isBlankOrComment(line string) bool {
+	t := strings.TrimSpace(line)
+	return t == "" || strings.HasPrefix(t, "#")
+}
