@@ -39,10 +39,12 @@ func manyTools(n int) []byte {
 // BenchmarkServe1000 measures what serve does with a manifest of 1,000
 // tools before it answers: parse and check it, look for what would make
 // calls fail (each of these tools has a number in a positional slot),
-// register its tools, and list them once.
+// register its tools, and answer initialize and one tools/list.
 func BenchmarkServe1000(b *testing.B) {
 	data := manyTools(1000)
-	const list = `{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n"
+	const list = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n"
 	b.ReportAllocs()
 	for b.Loop() {
 		m, err := Parse("m.json", data)
@@ -59,6 +61,9 @@ func BenchmarkServe1000(b *testing.B) {
 		var out strings.Builder
 		if err := srv.Serve(context.Background(), strings.NewReader(list), &out); err != nil {
 			b.Fatal(err)
+		}
+		if !strings.Contains(out.String(), `"tool_0999"`) {
+			b.Fatalf("tools/list: %.200s", out.String())
 		}
 	}
 }
