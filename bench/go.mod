@@ -8,6 +8,9 @@ require (
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mcpship/mcpship v0.0.0-00010101000000-000000000000
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/tailscale/hujson v0.0.0-20250605163823-992244df8c5a
+	go.yaml.in/yaml/v3 v3.0.6
 )
 
 require (

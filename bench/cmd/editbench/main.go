@@ -2,13 +2,16 @@
 // config files of each format against editfloor, the least a safe edit
 // must do (read, back up, write a temp file, fsync, rename, fsync the
 // directory), as whole processes: wall time and CPU time (user + system;
-// medians of the rounds) and peak RSS (the largest of the rounds). On a
+// medians of the rounds) and peak RSS (the largest of the rounds). Beside
+// them, editparse: the file parsed twice by the library mcpship uses for
+// the format, the least an edit and its check spend in that library. On a
 // busy machine wall time stretches for CPU-bound work far more than for
 // the floor's disk waits; the CPU times show the work itself.
 //
 //	go run ./cmd/editbench -bindir DIR [-rounds 5] [-sizes 1,10]
 //
-// DIR holds the mcpship and editfloor binaries; bench/edit.sh builds them.
+// DIR holds the mcpship, editfloor and editparse binaries; bench/edit.sh
+// builds them.
 package main
 
 import (
@@ -28,19 +31,19 @@ import (
 
 // A config is one kind of file mcpship edits, and how to fill one to a size.
 type config struct {
-	label, client string
-	gen           func(size int) []byte
+	label, client, format string
+	gen                   func(size int) []byte
 }
 
 var configs = []config{
-	{"~/.claude.json (JSON)", "claude-code", claudeJSON},
-	{"VS Code mcp.json (JSONC)", "vscode", vscodeJSONC},
-	{"Codex config.toml (TOML)", "codex", codexTOML},
-	{"Goose config.yaml (YAML)", "goose", gooseYAML},
+	{"~/.claude.json (JSON)", "claude-code", "json", claudeJSON},
+	{"VS Code mcp.json (JSONC)", "vscode", "jsonc", vscodeJSONC},
+	{"Codex config.toml (TOML)", "codex", "toml", codexTOML},
+	{"Goose config.yaml (YAML)", "goose", "yaml", gooseYAML},
 }
 
 func main() {
-	bindir := flag.String("bindir", "", "directory holding the mcpship and editfloor binaries")
+	bindir := flag.String("bindir", "", "directory holding the mcpship, editfloor and editparse binaries")
 	rounds := flag.Int("rounds", 5, "runs of each command; the median time is reported")
 	sizes := flag.String("sizes", "1,10", "config sizes in MiB, comma-separated")
 	only := flag.String("client", "", "measure only this client")
@@ -58,8 +61,8 @@ func main() {
 		}
 		mibs = append(mibs, n)
 	}
-	fmt.Printf("| config | size | floor | init | init/floor | remove | remove/floor | CPU floor / init / remove | peak RSS init | peak RSS remove |\n")
-	fmt.Printf("|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| config | size | floor | init | init/floor | remove | remove/floor | library parse ×2 | parse/floor | CPU floor / init / remove | peak RSS init | peak RSS remove |\n")
+	fmt.Printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, c := range configs {
 		if *only != "" && c.client != *only {
 			continue
@@ -70,9 +73,10 @@ func main() {
 				fmt.Fprintf(os.Stderr, "editbench: %s at %d MiB: %v\n", c.client, mib, err)
 				os.Exit(1)
 			}
-			fmt.Printf("| %s | %d MiB | %s | %s | %.1f× | %s | %.1f× | %s / %s / %s | %s (%.1f B/B) | %s (%.1f B/B) |\n",
+			fmt.Printf("| %s | %d MiB | %s | %s | %.1f× | %s | %.1f× | %s | %.1f× | %s / %s / %s | %s (%.1f B/B) | %s (%.1f B/B) |\n",
 				c.label, mib, ms(r.floor.wall), ms(r.init.wall), float64(r.init.wall)/float64(r.floor.wall),
 				ms(r.remove.wall), float64(r.remove.wall)/float64(r.floor.wall),
+				ms(r.parse.wall), float64(r.parse.wall)/float64(r.floor.wall),
 				ms(r.floor.cpu), ms(r.init.cpu), ms(r.remove.cpu),
 				mb(r.initRSS), float64(r.initRSS)/float64(r.size), mb(r.removeRSS), float64(r.removeRSS)/float64(r.size))
 		}
@@ -80,9 +84,9 @@ func main() {
 }
 
 type result struct {
-	size                int
-	floor, init, remove times
-	initRSS, removeRSS  int64
+	size                       int
+	floor, init, remove, parse times
+	initRSS, removeRSS         int64
 }
 
 // times are a run's wall and CPU (user + system) time.
@@ -113,7 +117,7 @@ func measure(bindir string, c config, size, rounds int) (result, error) {
 	file := chs[0].File
 	body := c.gen(size)
 	r := result{size: len(body)}
-	var floors, inits, removes []times
+	var floors, inits, removes, parses []times
 	for range rounds {
 		if err := os.RemoveAll(filepath.Join(root, "state")); err != nil {
 			return r, err
@@ -129,6 +133,11 @@ func measure(bindir string, c config, size, rounds int) (result, error) {
 			return r, err
 		}
 		floors = append(floors, u.times)
+		_, u, err = run(env, root, filepath.Join(bindir, "editparse"), c.format, file)
+		if err != nil {
+			return r, err
+		}
+		parses = append(parses, u.times)
 		_, u, err = run(env, root, mcpship, initArgs...)
 		if err != nil {
 			return r, err
@@ -147,7 +156,7 @@ func measure(bindir string, c config, size, rounds int) (result, error) {
 			return r, fmt.Errorf("init then remove did not give back %s byte for byte", file)
 		}
 	}
-	r.floor, r.init, r.remove = median(floors), median(inits), median(removes)
+	r.floor, r.init, r.remove, r.parse = median(floors), median(inits), median(removes), median(parses)
 	return r, nil
 }
 
