@@ -47,7 +47,11 @@ func main() {
 	rounds := flag.Int("rounds", 5, "runs of each command; the median time is reported")
 	sizes := flag.String("sizes", "1,10", "config sizes in MiB, comma-separated")
 	only := flag.String("client", "", "measure only this client")
+	spawnOut := flag.String("spawn", "", "run the command after -- and write what it used to this file (used by editbench itself)")
 	flag.Parse()
+	if *spawnOut != "" {
+		spawn(*spawnOut, flag.Args())
+	}
 	if *bindir == "" {
 		fmt.Fprintln(os.Stderr, "editbench: -bindir is required")
 		os.Exit(2)
@@ -166,22 +170,58 @@ type usage struct {
 }
 
 // run runs name in dir and returns its standard output and what it used.
+// It starts name through a fresh editbench (see spawn), because Linux
+// counts the peak RSS of the process that starts a program into the
+// program's own: Go starts children with vfork, so each would report at
+// least editbench's peak, which holds the generated configs.
 func run(env []string, dir, name string, args ...string) ([]byte, usage, error) {
-	cmd := exec.Command(name, args...)
+	self, err := os.Executable()
+	if err != nil {
+		return nil, usage{}, err
+	}
+	f, err := os.CreateTemp("", "editbench-usage")
+	if err != nil {
+		return nil, usage{}, err
+	}
+	f.Close()
+	defer os.Remove(f.Name())
+	cmd := exec.Command(self, append([]string{"-spawn", f.Name(), "--", name}, args...)...)
 	cmd.Env, cmd.Dir = env, dir
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, usage{}, fmt.Errorf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.String())
+	}
+	var u usage
+	b, err := os.ReadFile(f.Name())
+	if err == nil {
+		_, err = fmt.Sscan(string(b), &u.wall, &u.cpu, &u.rss)
+	}
+	return []byte(stdout.String()), u, err
+}
+
+// spawn runs argv with editbench's standard streams, then writes its wall
+// time, CPU time and peak RSS to the file out, and exits as it did.
+func spawn(out string, argv []string) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	start := time.Now()
 	err := cmd.Run()
-	u := usage{times: times{wall: time.Since(start)}}
-	if err != nil {
-		return nil, u, fmt.Errorf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.String())
+	wall := time.Since(start)
+	if cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, "editbench:", err)
+		os.Exit(1)
 	}
-	u.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	var rss int64
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		u.rss = int64(ru.Maxrss) << 10 // KiB on Linux
+		rss = int64(ru.Maxrss) << 10 // KiB on Linux
 	}
-	return []byte(stdout.String()), u, nil
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	if err := os.WriteFile(out, fmt.Appendf(nil, "%d %d %d\n", int64(wall), int64(cpu), rss), 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, "editbench:", err)
+		os.Exit(1)
+	}
+	os.Exit(cmd.ProcessState.ExitCode())
 }
 
 // median returns the median wall time and the median CPU time.
