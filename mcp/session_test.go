@@ -438,3 +438,46 @@ func TestCallsOneAtATimeReuseGoroutines(t *testing.T) {
 		}
 	})
 }
+
+// TestReplyIsNotHeldForBlankLines sends a request and, in the same Write,
+// what comes after it, then nothing more: its reply must be written,
+// whatever follows it. Blank lines are skipped, so they are no request
+// whose reply the output may wait for.
+func TestReplyIsNotHeldForBlankLines(t *testing.T) {
+	const ping = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	for _, after := range []string{"", "\n", "\r\n", " \t\n\n", "\xEF\xBB\xBF\n", "{\"jsonrpc\":", "\n{\"jsonrpc\":"} {
+		t.Run(fmt.Sprintf("%q", after), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				p := servePipes(context.Background(), newTestServer(t, nil))
+				lines := make(chan string, 2)
+				go func() {
+					r := bufio.NewReader(p.outR)
+					for {
+						l, err := r.ReadString('\n')
+						if err != nil {
+							close(lines)
+							return
+						}
+						lines <- l
+					}
+				}()
+				p.send(t, initLine)
+				<-lines
+				if _, err := io.WriteString(p.inW, ping+"\n"+after); err != nil {
+					t.Fatal(err)
+				}
+				synctest.Wait()
+				select {
+				case l := <-lines:
+					if !strings.Contains(l, `"id":1,`) {
+						t.Errorf("after %q: reply %s, want the ping's", after, l)
+					}
+				default:
+					t.Errorf("ping followed by %q and nothing more: no reply", after)
+				}
+				p.inW.Close()
+				<-p.served
+			})
+		})
+	}
+}

@@ -45,10 +45,16 @@ func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
 			return nil, false, err
 		}
 		line = bytes.TrimPrefix(line, bom)
-		if tooLong || len(bytes.TrimSpace(line)) > 0 {
+		if tooLong || !blank(line) {
 			return line, tooLong, nil
 		}
 	}
+}
+
+// blank reports whether a line is one that next skips: nothing but white
+// space, after a byte order mark.
+func blank(line []byte) bool {
+	return len(bytes.TrimSpace(bytes.TrimPrefix(line, bom))) == 0
 }
 
 func (lr *lineReader) read() ([]byte, bool, error) {
@@ -94,11 +100,20 @@ func (lr *lineReader) read() ([]byte, bool, error) {
 	}
 }
 
-// more reports whether another whole line is buffered, so that reading it
-// will not wait for input.
+// more reports whether another whole line that is not blank is buffered,
+// so that next will return it without waiting for input.
 func (lr *lineReader) more() bool {
 	b, _ := lr.r.Peek(lr.r.Buffered())
-	return bytes.IndexByte(b, '\n') >= 0
+	for {
+		line, rest, ok := bytes.Cut(b, []byte("\n"))
+		if !ok {
+			return false
+		}
+		if !blank(line) {
+			return true
+		}
+		b = rest
+	}
 }
 
 // head returns at most the first keepPrefix bytes of b.
