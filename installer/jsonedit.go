@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -92,6 +93,14 @@ func (d *jsonDoc) parseValue() (hujson.Value, error) {
 		return hujson.Value{}, d.errAt(off, fmt.Sprintf("invalid JSON: nesting deeper than %d levels", maxNesting))
 	}
 	v, err := hujson.Parse(d.body)
+	if n := len(d.body); err != nil && errors.Is(err, io.ErrUnexpectedEOF) && d.body[n-1] != '\n' {
+		// hujson wants a line comment to end with a line ending, which
+		// the last line of a file may lack. A line ending after the end
+		// can only end such a comment, and moves no offset.
+		if v2, err2 := hujson.Parse(append(d.body[:n:n], '\n')); err2 == nil {
+			v, err = v2, nil
+		}
+	}
 	if err != nil {
 		fe := &FileError{File: d.file, Msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "hujson: ")}
 		if n, _ := fmt.Sscanf(err.Error(), "hujson: line %d, column %d:", &fe.Line, &fe.Col); n == 2 {

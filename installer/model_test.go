@@ -21,8 +21,8 @@ func modelOf(t testing.TB, d document) any {
 	var err error
 	switch d := d.(type) {
 	case *jsonDoc:
-		var raw []byte
-		if raw, err = hujson.Standardize(bytes.Clone(d.body)); err == nil {
+		var raw []byte // hujson wants a line ending after a line comment
+		if raw, err = hujson.Standardize(append(bytes.Clone(d.body), '\n')); err == nil {
 			err = json.Unmarshal(raw, &m)
 		}
 	case *tomlDoc:
