@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -109,14 +110,32 @@ func parseTOML(file string, body []byte) (*tomlItem, error) {
 		}
 	}
 	if err := b.p.Error(); err != nil {
-		off := len(body)
+		off, msg := len(body), err.Error()
 		var pe *unstable.ParserError
 		if errors.As(err, &pe) {
-			off = int(b.p.Range(pe.Highlight).Offset)
+			r := b.p.Range(pe.Highlight)
+			off = int(r.Offset)
+			msg = b.named(pe.Message, off, off+int(r.Length))
 		}
-		return nil, b.errorAt(off, "%v", err)
+		return nil, b.errorAt(off, "%s", msg)
 	}
 	return &root, nil
+}
+
+// named returns go-toml's message msg about body[from:to] with the
+// character there named whole: go-toml names the first byte of a
+// character outside ASCII as if it were one (U+00D0 'Ð' for 'к').
+func (b *tomlBuilder) named(msg string, from, to int) string {
+	for i := from; i < min(to, len(b.body)); i++ {
+		if c := b.body[i]; c >= utf8.RuneSelf {
+			what := fmt.Sprintf("byte %#x (not UTF-8)", c)
+			if r, _ := utf8.DecodeRune(b.body[i:]); r != utf8.RuneError {
+				what = fmt.Sprintf("%#U", r)
+			}
+			return strings.Replace(msg, fmt.Sprintf("%#U", c), what, 1)
+		}
+	}
+	return msg
 }
 
 func (b *tomlBuilder) errorAt(off int, format string, args ...any) error {

@@ -52,6 +52,11 @@ func TestParseTOML(t *testing.T) {
 		{"[a\n", `1:3: expected ']' to close table name`},
 		{"x = 01\n", `1:5: integers cannot have leading zeroes`},
 		{"x = \"a", `1:6: unterminated basic string`},
+		// Characters outside ASCII are named whole, not by their first byte.
+		{"ключ = 1\n", `1:1: invalid character at start of key: U+043A 'к'`},
+		{"x = 1 é\n", `1:7: expected newline but got U+00E9 'é'`},
+		{"x = \"\\é\"\n", `1:6: invalid escape character U+00E9 'é'`},
+		{"x = 1 \xff\n", `1:7: expected newline but got byte 0xff (not UTF-8)`},
 	} {
 		_, err := parseTOML("cfg", []byte(c.in))
 		var fe *FileError
