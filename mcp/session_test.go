@@ -481,3 +481,35 @@ func TestReplyIsNotHeldForBlankLines(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputWritesWhatWasQueuedAfterALateHold closes the output while a
+// message waits for the reader and a Write is under way, as a session
+// stopped by its context does, and then the reader, still dispatching,
+// says it has more: what was queued before close must still be written.
+func TestOutputWritesWhatWasQueuedAfterALateHold(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := &gatedWriter{started: make(chan struct{}), release: make(chan struct{})}
+		o := newOutput(w)
+		go o.send("a")
+		<-w.started
+		o.hold(true)
+		o.post("b")
+		closed := make(chan error)
+		go func() { closed <- o.close(nil) }()
+		synctest.Wait()
+		o.hold(true)
+		w.release <- struct{}{}
+		select {
+		case <-w.started:
+			w.release <- struct{}{}
+		case err := <-closed:
+			t.Fatalf("close returned %v without writing what was queued", err)
+		}
+		if err := <-closed; err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{`"a"`, `"b"`}; !slices.Equal(w.lines, want) {
+			t.Errorf("written %q, want %q", w.lines, want)
+		}
+	})
+}

@@ -307,10 +307,10 @@ func (o *output) put(v any, async bool) error {
 // hold tells whether the reader has a request in hand: one it dispatches,
 // or another one buffered. While it has, what is queued waits for that
 // request's reply (up to flushSize); once it has not, a goroutine is
-// started to write what waited.
+// started to write what waited. Once the output is closed, nothing waits.
 func (o *output) hold(more bool) {
 	o.mu.Lock()
-	o.held = more
+	o.held = more && !o.closed
 	write := o.claim()
 	o.mu.Unlock()
 	if write {
