@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -512,4 +513,99 @@ func TestOutputWritesWhatWasQueuedAfterALateHold(t *testing.T) {
 			t.Errorf("written %q, want %q", w.lines, want)
 		}
 	})
+}
+
+// TestNoReplyIsHeld sends random mixes of requests, notifications and
+// blank lines, cut into random pieces. Once the server has done what it
+// can with each piece, every request whose line has arrived must have
+// exactly one reply, and no progress may follow its call's reply.
+func TestNoReplyIsHeld(t *testing.T) {
+	for seed := range 100 {
+		rng := rand.New(rand.NewPCG(uint64(seed), 0))
+		version := []string{"2025-11-25", "2025-03-26"}[seed%2]
+		var in strings.Builder
+		in.WriteString(strings.Replace(initLine, "2025-11-25", version, 1) + "\n")
+		for id := 1; id <= 40; id++ {
+			switch rng.IntN(7) {
+			case 0:
+				fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`, id)
+			case 1:
+				fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`, id)
+			case 2:
+				fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":%d}}}`, id, rng.IntN(10))
+			case 3:
+				fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"progress","arguments":{"steps":2},"_meta":{"progressToken":%d}}}`, id, id)
+			case 4:
+				fmt.Fprintf(&in, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}`+"\n \r\n\xEF\xBB\xBF", id+1)
+				fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"boom"}}`, id)
+			case 5:
+				fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`+"\n", id)
+			case 6:
+				if version == "2025-03-26" {
+					fmt.Fprintf(&in, `[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"y"}}}]`, id)
+				} else {
+					fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"nope"}`, id)
+				}
+			}
+			in.WriteString("\n")
+		}
+		synctest.Test(t, func(t *testing.T) {
+			p := servePipes(context.Background(), newTestServer(t, &ServerOptions{MaxConcurrentCalls: 1 + seed%3}))
+			var mu sync.Mutex
+			replies := map[string]int{}
+			go func() {
+				r := bufio.NewReader(p.outR)
+				for {
+					l, err := r.ReadString('\n')
+					if err != nil {
+						return
+					}
+					var m struct {
+						ID     json.RawMessage
+						Params struct{ ProgressToken json.RawMessage }
+					}
+					var batch []struct{ ID json.RawMessage }
+					mu.Lock()
+					if json.Unmarshal([]byte(l), &batch) == nil {
+						for _, r := range batch {
+							replies[string(r.ID)]++
+						}
+					} else if json.Unmarshal([]byte(l), &m) != nil || m.ID != nil {
+						replies[string(m.ID)]++
+					} else if replies[string(m.Params.ProgressToken)] > 0 {
+						t.Errorf("seed %d: progress after the reply: %s", seed, l)
+					}
+					mu.Unlock()
+				}
+			}()
+			s := in.String()
+			for sent := 0; sent < len(s); {
+				n := 1 + rng.IntN(min(len(s)-sent, 200))
+				if _, err := io.WriteString(p.inW, s[sent:sent+n]); err != nil {
+					t.Fatal(err)
+				}
+				sent += n
+				synctest.Wait()
+				time.Sleep(time.Second) // every sleep call, queued or not, has answered
+				synctest.Wait()
+				arrived := s[:strings.LastIndexByte(s[:sent], '\n')+1]
+				mu.Lock()
+				for id := 0; strings.Contains(arrived, fmt.Sprintf(`"id":%d,`, id)); id++ {
+					if n := replies[fmt.Sprint(id)]; n != 1 {
+						t.Fatalf("seed %d: %d of %d bytes sent, request %d has %d replies", seed, sent, len(s), id, n)
+					}
+				}
+				mu.Unlock()
+			}
+			p.inW.Close()
+			if err := <-p.served; err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(replies) != 41 {
+				t.Errorf("seed %d: replies to %d ids, want 41", seed, len(replies))
+			}
+		})
+	}
 }
