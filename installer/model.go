@@ -53,7 +53,12 @@ func plain(v any) any {
 // equal.
 func canonical(v any) (any, error) {
 	switch v := v.(type) {
-	case nil, string, bool, float64:
+	case float64:
+		if v != v {
+			return notANumber{}, nil
+		}
+		return v, nil
+	case nil, string, bool, notANumber:
 		return v, nil
 	case int:
 		return float64(v), nil
@@ -90,6 +95,10 @@ func canonical(v any) (any, error) {
 	err = json.Unmarshal(b, &out)
 	return out, err
 }
+
+// notANumber stands for NaN in canonical values: NaN is not equal to
+// itself, but two files that say nan hold the same data.
+type notANumber struct{}
 
 // sameModel reports whether a and b hold the same data. An empty
 // document (nil) equals an empty object.
