@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -446,7 +447,7 @@ func TestCallsOneAtATimeReuseGoroutines(t *testing.T) {
 // whose reply the output may wait for.
 func TestReplyIsNotHeldForBlankLines(t *testing.T) {
 	const ping = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
-	for _, after := range []string{"", "\n", "\r\n", " \t\n\n", "\xEF\xBB\xBF\n", "{\"jsonrpc\":", "\n{\"jsonrpc\":"} {
+	for _, after := range []string{"", "\n", "\r\n", " \t\n\n", "\xEF\xBB\xBF\n", "\xEF\xBB\xBF\xEF\xBB\xBF\n", "{\"jsonrpc\":", "\n{\"jsonrpc\":"} {
 		t.Run(fmt.Sprintf("%q", after), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				p := servePipes(context.Background(), newTestServer(t, nil))
@@ -607,5 +608,52 @@ func TestNoReplyIsHeld(t *testing.T) {
 				t.Errorf("seed %d: replies to %d ids, want 41", seed, len(replies))
 			}
 		})
+	}
+}
+
+// stallingReader returns its data in one Read, then errStalled: the
+// input has no more for now.
+type stallingReader struct{ data []byte }
+
+var errStalled = errors.New("no input yet")
+
+func (r *stallingReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, errStalled
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// TestLineReaderMoreMeansNoWait checks every input of up to four pieces
+// that make lines blank or not: whenever more reports another line,
+// next returns it without reading, since the output holds replies for it.
+func TestLineReaderMoreMeansNoWait(t *testing.T) {
+	pieces := []string{"\n", "\r\n", "\r", " ", "\xEF\xBB\xBF", "x"}
+	var inputs []string
+	var grow func(string, int)
+	grow = func(s string, n int) {
+		inputs = append(inputs, s)
+		if n == 0 {
+			return
+		}
+		for _, p := range pieces {
+			grow(s+p, n-1)
+		}
+	}
+	grow("", 4)
+	for _, in := range inputs {
+		lr := newLineReader(&stallingReader{[]byte("{}\n" + in)}, 1024)
+		for {
+			if _, _, err := lr.next(); err != nil {
+				break
+			}
+			if lr.more() {
+				if _, _, err := lr.next(); err != nil {
+					t.Fatalf("%q: more reported a line, but next = %v", in, err)
+				}
+			}
+		}
 	}
 }

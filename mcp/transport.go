@@ -51,11 +51,9 @@ func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
 	}
 }
 
-// blank reports whether a line is one that next skips: nothing but white
-// space, after a byte order mark.
-func blank(line []byte) bool {
-	return len(bytes.TrimSpace(bytes.TrimPrefix(line, bom))) == 0
-}
+// blank reports whether a line without its byte order mark is one that
+// next skips: nothing but white space.
+func blank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
 
 func (lr *lineReader) read() ([]byte, bool, error) {
 	if cap(lr.buf) > 1<<20 {
@@ -109,7 +107,7 @@ func (lr *lineReader) more() bool {
 		if !ok {
 			return false
 		}
-		if !blank(line) {
+		if !blank(bytes.TrimPrefix(line, bom)) {
 			return true
 		}
 		b = rest
