@@ -234,7 +234,12 @@ func roundTrip(t *testing.T, f format, in string, container []string, name strin
 	if _, ok := f.(jsonFormat); !ok && in != "" && !strings.HasSuffix(in, "\n") {
 		wantBack += eolOf([]byte(in)) // the text editors end the last line
 	}
-	if string(b) != wantBack && !isSpace([]byte(in)) {
+	// A JSON file with no value yet (white space, comments) reads as one
+	// with {}, and comes back so.
+	if jd, ok := d.(*jsonDoc); ok && string(jd.body) != in {
+		wantBack = string(jd.body)
+	}
+	if string(b) != wantBack {
 		t.Errorf("%s: remove(set(x)) != x\n--- x\n%s\n--- set(x)\n%s\n--- remove(set(x))\n%s", f.name(), in, o, b)
 	}
 	return string(o), string(b)

@@ -46,6 +46,13 @@ func (f jsonFormat) parse(file string, body []byte) (document, error) {
 		d.body = []byte("{}" + d.eol)
 	}
 	v, err := d.parseValue()
+	if f.jsonc && err != nil {
+		if text, w, ok := commentsOnly(d.body, d.eol); ok {
+			// Comments and no value yet: the file reads as those
+			// comments and then {}, as an empty file reads as {}.
+			d.body, v, err = text, w, nil
+		}
+	}
 	if !f.jsonc && (err != nil || !standard(&v)) {
 		// Strict JSON: say what is wrong as encoding/json does. (It
 		// also refuses nesting deeper than 10,000.)
@@ -111,6 +118,26 @@ func (d *jsonDoc) parseValue() (hujson.Value, error) {
 		return v, fe
 	}
 	return v, nil
+}
+
+// commentsOnly reports whether body holds nothing but comments and
+// white space, and if so returns it followed by {} on a line of its own,
+// parsed.
+func commentsOnly(body []byte, eol string) ([]byte, hujson.Value, bool) {
+	text := bytes.Clone(body)
+	if len(text) > 0 && text[len(text)-1] != '\n' {
+		text = append(text, eol...) // a line comment at the end ends there
+	}
+	at := len(text)
+	text = append(text, "{}"+eol...)
+	if tooDeep(text, maxNesting) >= 0 {
+		return nil, hujson.Value{}, false
+	}
+	v, err := hujson.Parse(text)
+	if err != nil || v.StartOffset != at {
+		return nil, hujson.Value{}, false
+	}
+	return text, v, true
 }
 
 // standard reports whether v is standard JSON: no comments and no
