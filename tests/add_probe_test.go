@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpship/mcpship/mcpb"
+	"github.com/mcpship/mcpship/internal/mcpb"
 )
 
 // writeProbeBundle writes a bundle "probe" 1.0.0 whose binary server is

@@ -19,7 +19,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpship/mcpship/mcpb"
+	"github.com/mcpship/mcpship/internal/mcpb"
 )
 
 // The tests of "mcpship add" run it against a fake MCP registry and a

@@ -15,10 +15,10 @@ import (
 )
 
 // registrySchema compiles the registry's server.json schema vendored in
-// publish/testdata.
+// internal/publish/testdata.
 func registrySchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "publish", "testdata", "server.schema.json"))
+	f, err := os.Open(filepath.Join("..", "internal", "publish", "testdata", "server.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpship/mcpship/publish"
+	"github.com/mcpship/mcpship/internal/publish"
 )
 
 func linksCommand() *cli.Command {

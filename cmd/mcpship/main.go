@@ -13,7 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpship/mcpship/addcmd"
+	"github.com/mcpship/mcpship/internal/addcmd"
 	"github.com/mcpship/mcpship/release"
 )
 

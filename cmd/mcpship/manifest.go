@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpship/mcpship/manifest"
+	"github.com/mcpship/mcpship/internal/manifest"
 	"github.com/mcpship/mcpship/mcp"
 )
 

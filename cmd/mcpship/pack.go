@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpship/mcpship/pack"
+	"github.com/mcpship/mcpship/internal/pack"
 )
 
 func packCommand() *cli.Command {

@@ -15,8 +15,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpship/mcpship/pack"
-	"github.com/mcpship/mcpship/publish"
+	"github.com/mcpship/mcpship/internal/pack"
+	"github.com/mcpship/mcpship/internal/publish"
 )
 
 // publishFlags are pack's flags for what carries the bundles to their

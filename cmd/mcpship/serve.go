@@ -9,7 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/cliadapter"
-	"github.com/mcpship/mcpship/manifest"
+	"github.com/mcpship/mcpship/internal/manifest"
 	"github.com/mcpship/mcpship/mcp"
 	"github.com/mcpship/mcpship/release"
 )

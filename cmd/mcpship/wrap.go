@@ -12,7 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/internal/atomicfile"
-	"github.com/mcpship/mcpship/wrap"
+	"github.com/mcpship/mcpship/internal/wrap"
 )
 
 func wrapCommand() *cli.Command {

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/mcpb"
 	"github.com/mcpship/mcpship/mcp"
-	"github.com/mcpship/mcpship/mcpb"
 )
 
 // bundlePlatforms are the bundles pack makes from a release of the six

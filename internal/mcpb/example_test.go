@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/mcpship/mcpship/mcpb"
+	"github.com/mcpship/mcpship/internal/mcpb"
 )
 
 func ExampleWrite() {

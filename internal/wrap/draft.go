@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpship/mcpship/manifest"
+	"github.com/mcpship/mcpship/internal/manifest"
 )
 
 // Options bound and steer [Draft]. The zero value is ready to use.

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpship/mcpship/manifest"
-	"github.com/mcpship/mcpship/mcpb"
+	"github.com/mcpship/mcpship/internal/manifest"
+	"github.com/mcpship/mcpship/internal/mcpb"
 )
 
 // secretWords are parts of the names of settings and variables that hold

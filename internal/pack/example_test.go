@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mcpship/mcpship/pack"
+	"github.com/mcpship/mcpship/internal/pack"
 )
 
 func ExampleWrite() {

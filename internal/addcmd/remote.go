@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpship/mcpship/registry"
+	"github.com/mcpship/mcpship/internal/registry"
 )
 
 // remoteRevision is the MCP revision checkRemote asks for.

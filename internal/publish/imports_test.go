@@ -15,7 +15,7 @@ func TestImports(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	for _, p := range strings.Fields(string(out)) {
-		if strings.HasPrefix(p, "github.com/mcpship/mcpship/") && p != "github.com/mcpship/mcpship/publish" && p != "github.com/mcpship/mcpship/internal/atomicfile" {
+		if strings.HasPrefix(p, "github.com/mcpship/mcpship/") && p != "github.com/mcpship/mcpship/internal/publish" && p != "github.com/mcpship/mcpship/internal/atomicfile" {
 			t.Errorf("publish imports %s", p)
 		}
 	}

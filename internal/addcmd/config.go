@@ -13,8 +13,8 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
-	"github.com/mcpship/mcpship/mcpb"
-	"github.com/mcpship/mcpship/registry"
+	"github.com/mcpship/mcpship/internal/mcpb"
+	"github.com/mcpship/mcpship/internal/registry"
 )
 
 // configFlag collects repeated --config KEY=VALUE.

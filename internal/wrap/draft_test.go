@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpship/mcpship/manifest"
+	"github.com/mcpship/mcpship/internal/manifest"
 )
 
 // helpsOf answers help runs with the captured help texts of testdata/help:

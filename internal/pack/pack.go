@@ -26,8 +26,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpship/mcpship/manifest"
-	"github.com/mcpship/mcpship/mcpb"
+	"github.com/mcpship/mcpship/internal/manifest"
+	"github.com/mcpship/mcpship/internal/mcpb"
 )
 
 // Options say what to bundle.

@@ -6,7 +6,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/mcpship/mcpship/wrap"
+	"github.com/mcpship/mcpship/internal/wrap"
 )
 
 // Draft a manifest for yamllint from its --help, and say what was left out.

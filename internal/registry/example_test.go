@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 
-	"github.com/mcpship/mcpship/registry"
+	"github.com/mcpship/mcpship/internal/registry"
 )
 
 func Example() {

@@ -110,7 +110,7 @@ func TestInputValueChecks(t *testing.T) {
 // TestDocsExampleIsValid keeps the complete example in docs/manifest.md
 // in step with the format.
 func TestDocsExampleIsValid(t *testing.T) {
-	doc, err := os.ReadFile("../docs/manifest.md")
+	doc, err := os.ReadFile("../../docs/manifest.md")
 	if err != nil {
 		t.Fatal(err)
 	}

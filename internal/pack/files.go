@@ -11,7 +11,7 @@ import (
 
 	"github.com/tidwall/sjson"
 
-	"github.com/mcpship/mcpship/mcpb"
+	"github.com/mcpship/mcpship/internal/mcpb"
 )
 
 // manifestFiles returns the manifest and the author's programs for the

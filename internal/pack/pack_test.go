@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpship/mcpship/mcpb"
+	"github.com/mcpship/mcpship/internal/mcpb"
 )
 
 const testManifest = `{

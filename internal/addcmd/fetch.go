@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/mcpship/mcpship/registry"
+	"github.com/mcpship/mcpship/internal/registry"
 )
 
 // download fetches the https URL u into a new temporary file, refusing

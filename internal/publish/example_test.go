@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpship/mcpship/publish"
+	"github.com/mcpship/mcpship/internal/publish"
 )
 
 // An author's server.json, updated for a new release: the version and the

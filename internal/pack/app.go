@@ -9,8 +9,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/mcpb"
 	"github.com/mcpship/mcpship/mcp"
-	"github.com/mcpship/mcpship/mcpb"
 )
 
 // appServer lists the tools of an app that serves itself, by starting its

@@ -28,9 +28,9 @@ import (
 
 	"github.com/mcpship/mcpship/installer"
 	"github.com/mcpship/mcpship/internal/installed"
-	"github.com/mcpship/mcpship/mcpb"
+	"github.com/mcpship/mcpship/internal/mcpb"
+	"github.com/mcpship/mcpship/internal/registry"
 	"github.com/mcpship/mcpship/registercmd"
-	"github.com/mcpship/mcpship/registry"
 )
 
 const exitUsage = 64
