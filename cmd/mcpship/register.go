@@ -7,13 +7,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpship/mcpship/registercmd"
+	"github.com/mcpship/mcpship/internal/register"
 )
 
 // registerCommands are init, remove, restore, list and doctor. init
 // registers "mcpship serve", with the project's manifest.
 func registerCommands() []*cli.Command {
-	self := registercmd.Program{
+	self := register.Program{
 		Name: "mcpship",
 		Args: []string{"serve"},
 		Flags: []cli.Flag{
@@ -22,13 +22,13 @@ func registerCommands() []*cli.Command {
 		FlagArgs: manifestArgs,
 	}
 	return []*cli.Command{
-		registercmd.Init(self),
-		registercmd.Remove(self),
-		registercmd.Restore(),
-		registercmd.List(),
-		registercmd.Doctor(nil),
-		registercmd.Tools(),
-		registercmd.Call(),
+		register.Init(self),
+		register.Remove(self),
+		register.Restore(),
+		register.List(),
+		register.Doctor(nil),
+		register.Tools(),
+		register.Call(),
 		completionCommand(),
 	}
 }
@@ -38,7 +38,7 @@ func registerCommands() []*cli.Command {
 // user-scope entry serves every project, so it does not take one
 // project's manifest unless named. The manifest must pass 'mcpship
 // manifest check', or serve would exit 64 when the assistant starts it.
-func manifestArgs(c *cli.Context, d registercmd.Dest) ([]string, error) {
+func manifestArgs(c *cli.Context, d register.Dest) ([]string, error) {
 	file := c.String("manifest")
 	detected := ""
 	switch {

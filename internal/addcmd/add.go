@@ -6,7 +6,7 @@
 // A bundle is checked before anything in it runs ([mcpb.Open]: SHA-256,
 // archive, manifest), unpacked into a folder of its own
 // ([installed.Root]/NAME/VERSION), and its server must answer the MCP
-// handshake ([registercmd.Check]) before any config file is changed; if
+// handshake ([register.Check]) before any config file is changed; if
 // any step fails, nothing stays unpacked or registered.
 package addcmd
 
@@ -29,8 +29,8 @@ import (
 	"github.com/mcpship/mcpship/installer"
 	"github.com/mcpship/mcpship/internal/installed"
 	"github.com/mcpship/mcpship/internal/mcpb"
+	"github.com/mcpship/mcpship/internal/register"
 	"github.com/mcpship/mcpship/internal/registry"
-	"github.com/mcpship/mcpship/registercmd"
 )
 
 const exitUsage = 64
@@ -56,7 +56,7 @@ func Command() *cli.Command {
 			"The server must then answer the MCP handshake before any config file is changed; if any\n" +
 			"step fails, nothing stays unpacked or registered. Adding a newer version replaces the\n" +
 			"entries and the folder of the older one.",
-		Flags: append(registercmd.TargetFlags(),
+		Flags: append(register.TargetFlags(),
 			&cli.StringFlag{Name: "scope", Value: "user", Usage: "project, user or local: where the configs refer to the server installed for this user"},
 			&cli.StringFlag{Name: "name", Usage: "server name in the configs (default: the last part of the registry name, or the bundle's name)"},
 			&cli.GenericFlag{Name: "config", Value: &configFlag{}, Usage: "a setting of the server, KEY=VALUE (repeatable; a list setting takes one per value)"},
@@ -144,7 +144,7 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	var summary string
 	switch {
 	case in.entry.URL == "":
-		summary, err = registercmd.Check(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
+		summary, err = register.Check(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
 	case in.entry.Type != "sse":
 		summary, err = checkRemote(c.Context, in.entry.URL, in.entry.Headers, c.Duration("timeout"))
 	}
@@ -165,7 +165,7 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	ours := func(e installer.Entry) bool {
 		return old != nil && (e.Command == old.Command && e.URL == old.URL || installed.Uses(old.Dir, e.Command, e.Args))
 	}
-	if err := registercmd.Register(c, in.entry, ours); err != nil {
+	if err := register.Register(c, in.entry, ours); err != nil {
 		return err
 	}
 	in.record.Name, in.record.Command, in.record.Time = in.entry.Name, in.entry.Command, time.Now().UTC()
@@ -184,7 +184,7 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 // retire deletes the folder of the version an add replaced, unless an
 // entry that add did not replace still runs it.
 func retire(c *cli.Context, old *installed.Record) {
-	uses, err := registercmd.Uses(c, func(e installer.Entry) bool { return installed.Uses(old.Dir, e.Command, e.Args) })
+	uses, err := register.Uses(c, func(e installer.Entry) bool { return installed.Uses(old.Dir, e.Command, e.Args) })
 	if err == nil && len(uses) == 0 {
 		if err := os.RemoveAll(old.Dir); err == nil {
 			fmt.Fprintf(c.App.Writer, "removed version %s: %s\n", old.Version, old.Dir)

@@ -22,7 +22,7 @@ const remoteRevision = "2025-06-18"
 // checkRemote performs the MCP handshake with the streamable-HTTP server
 // at u, sending headers, within timeout: initialize, the initialized
 // notification, then tools/list. It returns a summary like
-// registercmd.Check's, or an error that says which step failed.
+// register.Check's, or an error that says which step failed.
 func checkRemote(ctx context.Context, u string, headers map[string]string, timeout time.Duration) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -1,4 +1,4 @@
-package registercmd
+package register
 
 import (
 	"bytes"
