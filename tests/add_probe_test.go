@@ -1,7 +1,9 @@
 package tests
 
 import (
+	"archive/zip"
 	"bytes"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -134,4 +136,53 @@ func TestAddInterrupted(t *testing.T) {
 		t.Errorf("left in the temporary directory: %q", files)
 	}
 	s.nothingInstalled(t)
+}
+
+// TestAddRefusesSizesThatWrap: the entries' declared sizes are summed
+// without overflow. An entry declaring about 2^64-N bytes wrapped the
+// total, so that a bundle of a few kilobytes could unpack past the 1 GiB
+// cap, and an entry declaring 2^64-1 bytes after another was written as
+// an empty file and the bundle installed.
+func TestAddRefusesSizesThatWrap(t *testing.T) {
+	raw := func(zw *zip.Writer, name string, size uint64, data []byte) {
+		h := &zip.FileHeader{Name: name, Method: zip.Store, UncompressedSize64: size, CompressedSize64: uint64(len(data))}
+		h.SetMode(0o644)
+		w, err := zw.CreateRaw(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(data)
+	}
+	small := bytes.Repeat([]byte("x"), 2000)
+	for _, tt := range []struct {
+		what  string
+		extra func(zw *zip.Writer)
+	}{
+		{"2^64-1000 then 2000 bytes", func(zw *zip.Writer) {
+			raw(zw, "server/wrap", math.MaxUint64-999, []byte{0})
+			raw(zw, "server/big", uint64(len(small)), small)
+		}},
+		{"10 bytes then 2^64-1", func(zw *zip.Writer) {
+			raw(zw, "server/ten", 10, small[:10])
+			raw(zw, "server/max", math.MaxUint64, []byte{0})
+		}},
+		{"2^63", func(zw *zip.Writer) { raw(zw, "server/half", 1<<63, []byte{0}) }},
+		{"1 GiB + 1 in two", func(zw *zip.Writer) {
+			raw(zw, "server/a", 1<<29, []byte{0})
+			raw(zw, "server/b", 1<<29+1, []byte{0})
+		}},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			s := newAddSandbox(t, newFakeHub(t))
+			file := filepath.Join(s.proj, "wrap.mcpb")
+			if err := os.WriteFile(file, hostileZip(t, tt.extra), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := s.mcpship("add", file, "--client", "cursor")
+			if code != 1 || !strings.Contains(errOut, "its files unpack to more than the limit of 1073741824 bytes") {
+				t.Errorf("exit %d, want 1 refusing the sizes\n%s\n%s", code, out, errOut)
+			}
+			s.nothingInstalled(t)
+		})
+	}
 }

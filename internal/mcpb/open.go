@@ -147,10 +147,12 @@ func (b *Bundle) checkEntries() error {
 		for d := path.Dir(folded); d != "."; d = path.Dir(d) {
 			dirs[d] = true
 		}
-		total += zf.UncompressedSize64
-		if total > uint64(b.limits.MaxBytes) {
-			return fmt.Errorf("refusing the archive: its files unpack to more than the limit of %d bytes (at %q)", b.limits.MaxBytes, zf.Name)
+		// Each size, then the sum, without overflow: an entry may declare
+		// up to 2^64-1 bytes, which would wrap the total.
+		if size, max := zf.UncompressedSize64, uint64(b.limits.MaxBytes); size > max-total {
+			return fmt.Errorf("refusing the archive: its files unpack to more than the limit of %d bytes (at %q, which declares %d)", b.limits.MaxBytes, zf.Name, size)
 		}
+		total += zf.UncompressedSize64
 	}
 	for _, zf := range b.zr.File {
 		if !zf.Mode().IsDir() && dirs[strings.ToLower(zf.Name)] {
@@ -218,7 +220,8 @@ func readEntry(zf *zip.File, max int64) ([]byte, error) {
 // exist, all or nothing: into a new directory beside dir first, through
 // an [os.Root] so that no name can lead out of it, then renamed to dir.
 // Files keep their executable bits (0o755) or are 0o644. A file that
-// unpacks to more than its entry declares stops the unpacking.
+// unpacks to more than its entry declares, or files that together write
+// more than the limit of unpacked bytes, stop the unpacking.
 func (b *Bundle) Unpack(dir string) (err error) {
 	if _, err := os.Lstat(dir); err == nil {
 		return fmt.Errorf("%s already exists; unpack into a new directory", dir)
@@ -241,6 +244,7 @@ func (b *Bundle) Unpack(dir string) (err error) {
 		return err
 	}
 	defer root.Close()
+	left := b.limits.MaxBytes // what may still be written, counted as it is
 	for _, zf := range b.zr.File {
 		name := strings.TrimSuffix(zf.Name, "/")
 		if zf.Mode().IsDir() {
@@ -254,9 +258,11 @@ func (b *Bundle) Unpack(dir string) (err error) {
 				return err
 			}
 		}
-		if err := unpackFile(root, zf, name); err != nil {
+		n, err := unpackFile(root, zf, name, left)
+		if err != nil {
 			return fmt.Errorf("unpacking %s: %w", zf.Name, err)
 		}
+		left -= n
 	}
 	if err := root.Close(); err != nil {
 		return err
@@ -264,19 +270,24 @@ func (b *Bundle) Unpack(dir string) (err error) {
 	return os.Rename(tmp, dir)
 }
 
-func unpackFile(root *os.Root, zf *zip.File, name string) error {
+// unpackFile writes zf to name under root, writing no more than the
+// entry declares nor than left bytes, and returns the bytes written.
+func unpackFile(root *os.Root, zf *zip.File, name string, left int64) (int64, error) {
 	perm := fs.FileMode(0o644)
 	if zf.Mode().Perm()&0o111 != 0 {
 		perm = 0o755
 	}
+	if zf.UncompressedSize64 > uint64(left) {
+		return 0, fmt.Errorf("it declares %d bytes, more than the %d left under the limit for the files unpacked; refusing the archive", zf.UncompressedSize64, left)
+	}
 	rc, err := zf.Open()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer rc.Close()
 	w, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	n, err := io.Copy(w, io.LimitReader(rc, int64(zf.UncompressedSize64)+1))
 	switch {
@@ -289,7 +300,7 @@ func unpackFile(root *os.Root, zf *zip.File, name string) error {
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}
-	return err
+	return n, err
 }
 
 // Launch returns the command, arguments and environment that start the

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -350,5 +351,41 @@ func TestLaunchBinaryOutsideTheBundle(t *testing.T) {
 	m.Server.Type, m.Server.EntryPoint, m.Server.MCPConfig.Command = "node", "server/index.js", "node"
 	if cmd, _, _, err := m.Launch(dir, "linux", map[string]any{"token": "t"}); err != nil || cmd != "node" {
 		t.Errorf("node: %q %v", cmd, err)
+	}
+}
+
+// TestDeclaredSizesDoNotWrap: each entry's declared size, and their sum,
+// are checked without overflow, whatever the order of the entries.
+func TestDeclaredSizesDoNotWrap(t *testing.T) {
+	m := openManifest()
+	data, _ := json.Marshal(m)
+	for _, sizes := range [][]uint64{
+		{math.MaxUint64},
+		{10, math.MaxUint64},
+		{math.MaxUint64 - 999, 2000},
+		{1 << 63, 1 << 63},
+		{1 << 19, 1<<19 + 1},
+	} {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		w, _ := zw.Create("manifest.json")
+		w.Write(data)
+		w, _ = zw.Create("server/hello")
+		w.Write([]byte("#!/bin/sh\n"))
+		for i, size := range sizes {
+			rw, err := zw.CreateRaw(&zip.FileHeader{Name: fmt.Sprintf("server/f%d", i), Method: zip.Store, UncompressedSize64: size, CompressedSize64: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rw.Write([]byte{0})
+		}
+		zw.Close()
+		b, err := Open(writeFile(t, buf.Bytes()), "", &Limits{MaxBytes: 1 << 20})
+		if err == nil {
+			b.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), "its files unpack to more than the limit of 1048576 bytes") {
+			t.Errorf("sizes %d: %v", sizes, err)
+		}
 	}
 }
