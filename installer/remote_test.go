@@ -74,11 +74,19 @@ func TestRemoteRefused(t *testing.T) {
 	if _, err := tg.Add(sse, o); err == nil || !strings.Contains(err.Error(), "remote SSE servers") {
 		t.Errorf("codex, SSE: %v", err)
 	}
-	for _, u := range []string{"ftp://x/y", "weather.example.com", ""} {
+	for _, u := range []string{"ftp://x/y", "weather.example.com", "", "http://weather.example.com/mcp", "http://127.0.0.1.evil.example/mcp", "http://[::2]:80/"} {
 		bad := remote
 		bad.URL = u
 		if _, err := tg.Add(bad, o); err == nil {
 			t.Errorf("URL %q: no error", u)
+		}
+	}
+	for _, u := range []string{"http://127.0.0.1:8080/mcp", "http://localhost/mcp", "http://[::1]:9/mcp"} {
+		ok := remote
+		ok.Name = "weather-" + strings.NewReplacer(":", "", "/", "", "[", "", "]", "", ".", "").Replace(u)
+		ok.URL = u
+		if _, err := tg.Add(ok, o); err != nil {
+			t.Errorf("URL %q: %v", u, err)
 		}
 	}
 }

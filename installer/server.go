@@ -22,7 +22,8 @@ type Entry struct {
 	// URL is a remote server's endpoint. An entry with a URL and no
 	// Command is written as a remote server, with its Headers, in the
 	// clients whose files can hold one; Type "sse" says it speaks the
-	// older SSE transport rather than streamable HTTP.
+	// older SSE transport rather than streamable HTTP. The URL must be
+	// https, or http to a [Loopback] address.
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
 
@@ -43,8 +44,12 @@ func (s Entry) check() error {
 		return errors.New("the server command is empty")
 	}
 	if s.Command == "" {
-		if u, err := url.Parse(s.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		u, err := url.Parse(s.URL)
+		switch {
+		case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
 			return fmt.Errorf("the server address %q is not an http or https URL", s.URL)
+		case u.Scheme == "http" && !Loopback(u.Hostname()):
+			return fmt.Errorf("the server address %q is plain http to %s, which is not this machine's loopback address; use https://", s.URL, u.Hostname())
 		}
 	}
 	strs := append([]string{s.Name, s.Command, s.URL}, s.Args...)

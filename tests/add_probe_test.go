@@ -186,3 +186,35 @@ func TestAddRefusesSizesThatWrap(t *testing.T) {
 		})
 	}
 }
+
+// TestAddPlainHTTPOnlyToLoopback: plain http is allowed only to an IP
+// address of the loopback range or the name localhost. A name that only
+// starts with "127." (127.0.0.1.evil.example) may resolve anywhere: a
+// remote server there, even an SSE one that add does not check, and a
+// registry there are refused before any request, and nothing is
+// registered.
+func TestAddPlainHTTPOnlyToLoopback(t *testing.T) {
+	hub := newFakeHub(t)
+	const name = "io.github.mcpship-tests/weather"
+	for _, host := range []string{"127.0.0.1.evil.example", "127.evil.example", "localhost.evil.example", "10.0.0.1"} {
+		for _, typ := range []string{"sse", "streamable-http"} {
+			hub.answer(name, "1.0.0", map[string]any{"name": name, "description": "weather", "version": "1.0.0",
+				"remotes": []any{map[string]any{"type": typ, "url": "http://" + host + ":9/mcp",
+					"headers": []any{map[string]any{"name": "Authorization", "value": "Bearer k"}}}}})
+			s := newAddSandbox(t, hub)
+			out, errOut, code := s.mcpship("add", "--registry", hub.URL, "--client", "claude-code,cursor", name)
+			if code != 1 || !strings.Contains(errOut, "is not an https:// URL (plain http is allowed only to this machine's loopback address)") {
+				t.Errorf("%s remote at %s: exit %d, want 1 refusing plain http\n%s\n%s", typ, host, code, out, errOut)
+			}
+			if e := s.claudeEntry(t, "weather"); e != nil {
+				t.Errorf("%s remote at %s: registered %v", typ, host, e)
+			}
+			s.nothingInstalled(t)
+		}
+		s := newAddSandbox(t, hub)
+		_, errOut, code := s.mcpship("add", "--registry", "http://"+host+":9", "--client", "cursor", name)
+		if code != 1 || !strings.Contains(errOut, "must start with https:// (http:// is allowed only on this machine's loopback address)") {
+			t.Errorf("registry at %s: exit %d, want 1 refusing plain http\n%s", host, code, errOut)
+		}
+	}
+}

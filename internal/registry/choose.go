@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/mcpship/mcpship/installer"
 )
 
 // Launchers are the programs that run each kind of package that
@@ -329,8 +331,8 @@ func (t *Transport) Endpoint(values map[string]string) (string, map[string]strin
 		return "", nil, &MissingError{Keys: missing}
 	}
 	pu, err := url.Parse(u)
-	if err != nil || pu.Host == "" || (pu.Scheme != "https" && !(pu.Scheme == "http" && Loopback(pu.Hostname()))) {
-		return "", nil, fmt.Errorf("the remote server's address %q is not an https:// URL", u)
+	if err != nil || pu.Host == "" || (pu.Scheme != "https" && !(pu.Scheme == "http" && installer.Loopback(pu.Hostname()))) {
+		return "", nil, fmt.Errorf("the remote server's address %q is not an https:// URL (plain http is allowed only to this machine's loopback address); refusing it", u)
 	}
 	return u, headers, nil
 }

@@ -18,6 +18,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/mcpship/mcpship/installer"
 )
 
 // DefaultURL is the official MCP registry.
@@ -199,7 +201,7 @@ func (c *Client) base() (string, error) {
 	if err != nil || u.Host == "" {
 		return "", fmt.Errorf("registry address %q is not a URL such as %s", b, DefaultURL)
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && Loopback(u.Hostname())) {
+	if u.Scheme != "https" && !(u.Scheme == "http" && installer.Loopback(u.Hostname())) {
 		return "", fmt.Errorf("registry address %q must start with https:// (http:// is allowed only on this machine's loopback address)", b)
 	}
 	return strings.TrimRight(b, "/"), nil
@@ -210,15 +212,6 @@ func (c *Client) client() *http.Client {
 		return c.HTTP
 	}
 	return &http.Client{Timeout: 30 * time.Second, CheckRedirect: SameHost}
-}
-
-// Loopback reports whether host is localhost or a loopback IP address.
-func Loopback(host string) bool {
-	switch host {
-	case "localhost", "127.0.0.1", "::1":
-		return true
-	}
-	return strings.HasPrefix(host, "127.")
 }
 
 // SameHost is an [http.Client] CheckRedirect that follows up to 5
