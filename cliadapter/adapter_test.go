@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -83,7 +82,8 @@ var testOptions = Options{
 	},
 }
 
-// connect serves the tools on an in-memory pipe and returns a client.
+// connect serves the tools in memory and returns a client that has
+// done the initialize handshake.
 func connect(t *testing.T, opts Options) *mcp.Client {
 	t.Helper()
 	return connectApp(t, newTestApp, opts)
@@ -95,13 +95,8 @@ func connectApp(t *testing.T, newApp func() *cli.App, opts Options) *mcp.Client 
 	if err := AddTools(srv, newApp, opts); err != nil {
 		t.Fatal(err)
 	}
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { _ = srv.Serve(ctx, sr, sw); sw.Close(); close(done) }()
-	c := mcp.NewClient(cr, cw, nil)
-	t.Cleanup(func() { c.Close(); cancel(); <-done })
+	c := srv.Connect(context.Background(), nil)
+	t.Cleanup(func() { c.Close() })
 	if _, err := c.Initialize(context.Background(), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -283,10 +278,7 @@ func TestSerialProtectsSharedDestinations(t *testing.T) {
 	if err := AddTools(srv, newGlobalApp, Options{Serial: true, Tools: []Tool{{Command: "echo", NoArgs: true}}}); err != nil {
 		t.Fatal(err)
 	}
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	go func() { _ = srv.Serve(context.Background(), sr, sw); sw.Close() }()
-	c := mcp.NewClient(cr, cw, nil)
+	c := srv.Connect(context.Background(), nil)
 	defer c.Close()
 	if _, err := c.Initialize(context.Background(), ""); err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package cliadapter_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"log"
 	"strings"
 
@@ -51,7 +50,7 @@ func ExampleAddTools() {
 	}
 
 	ctx := context.Background()
-	c := connect(s)
+	c := s.Connect(ctx, nil)
 	defer c.Close()
 	if _, err := c.Initialize(ctx, ""); err != nil {
 		log.Fatal(err)
@@ -70,17 +69,6 @@ func ExampleAddTools() {
 	// wc_words: Count the words of the arguments
 	// 4 words
 	// TO BE OR NOT
-}
-
-// connect serves s over in-memory pipes and returns a client of it.
-func connect(s *mcp.Server) *mcp.Client {
-	clientIn, serverOut := io.Pipe()
-	serverIn, clientOut := io.Pipe()
-	go func() {
-		_ = s.Serve(context.Background(), serverIn, serverOut)
-		serverOut.Close()
-	}()
-	return mcp.NewClient(clientIn, clientOut, nil)
 }
 
 // A Go CLI that serves its own commands: "wc mcp" serves wc_words over

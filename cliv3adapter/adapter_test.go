@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"reflect"
 	"strings"
@@ -99,20 +98,16 @@ var testOptions = Options{
 	},
 }
 
-// connect serves the tools on an in-memory pipe and returns a client.
+// connect serves the tools in memory and returns a client that has
+// done the initialize handshake.
 func connect(t *testing.T, newRoot func() *cli.Command, opts Options) *mcp.Client {
 	t.Helper()
 	srv := mcp.NewServer(mcp.Implementation{Name: "demo", Version: "1"}, &mcp.ServerOptions{MaxConcurrentCalls: 64})
 	if err := AddTools(srv, newRoot, opts); err != nil {
 		t.Fatal(err)
 	}
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { _ = srv.Serve(ctx, sr, sw); sw.Close(); close(done) }()
-	c := mcp.NewClient(cr, cw, nil)
-	t.Cleanup(func() { c.Close(); cancel(); <-done })
+	c := srv.Connect(context.Background(), nil)
+	t.Cleanup(func() { c.Close() })
 	if _, err := c.Initialize(context.Background(), ""); err != nil {
 		t.Fatal(err)
 	}

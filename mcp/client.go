@@ -57,7 +57,7 @@ type Client struct {
 
 	cmd     *exec.Cmd
 	stderr  *tail
-	exited  chan struct{}
+	exited  chan struct{} // closed when the command has exited, or Serve returned (Server.Connect)
 	waitErr error
 }
 
@@ -326,14 +326,22 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments any) (*Cal
 // Close closes the server's input. For a started command it then waits
 // for the command to exit, sending SIGTERM and then SIGKILL when it takes
 // longer than [ClientOptions.TerminateTimeout], as the stdio transport's
-// shutdown asks.
-// It returns the command's exit error, if any.
+// shutdown asks, and returns the command's exit error, if any. For a
+// client of [Server.Connect] it waits for the session to end and returns
+// [Server.Serve]'s error, if any.
 func (c *Client) Close() error {
 	var err error
 	if c.closer != nil {
 		err = c.closer.Close()
 	}
 	if c.cmd == nil {
+		if c.exited == nil {
+			return err
+		}
+		<-c.exited
+		if c.waitErr != nil {
+			return c.waitErr
+		}
 		return err
 	}
 	wait := func() bool {

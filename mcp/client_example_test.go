@@ -23,7 +23,7 @@ func ExampleClient() {
 	}
 
 	ctx := context.Background()
-	c := connect(s)
+	c := s.Connect(ctx, nil)
 	if _, err := c.Initialize(ctx, ""); err != nil {
 		log.Fatal(err)
 	}

@@ -3,17 +3,15 @@ package mcp_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"log"
-	"os"
 	"strings"
 
 	"github.com/mcpship/mcpship/mcp"
 )
 
 // A server with one tool, serving a client. A program serves on its
-// standard streams with s.Serve(ctx, os.Stdin, os.Stdout); the examples
-// connect a client over in-memory pipes instead.
+// standard streams with s.ServeStdio(ctx, nil); the examples connect a
+// client in memory with [mcp.Server.Connect] instead.
 func ExampleServer() {
 	s := mcp.NewServer(mcp.Implementation{Name: "greeter", Version: "1.0.0"}, nil)
 	err := s.AddTool(mcp.Tool{
@@ -34,7 +32,7 @@ func ExampleServer() {
 	}
 
 	ctx := context.Background()
-	c := connect(s)
+	c := s.Connect(ctx, nil)
 	defer c.Close()
 	init, err := c.Initialize(ctx, "")
 	if err != nil {
@@ -85,7 +83,7 @@ func ExampleServer_AddTool() {
 	}
 
 	ctx := context.Background()
-	c := connect(s)
+	c := s.Connect(ctx, nil)
 	defer c.Close()
 	if _, err := c.Initialize(ctx, ""); err != nil {
 		log.Fatal(err)
@@ -107,18 +105,4 @@ func ExampleServer_AddTool() {
 	// arguments: {"text":"","lines":2}
 	// isError=true "the text is empty; nothing to show"
 	// isError=true "invalid arguments for tool head:\n- arguments.lines: 0 is less than the minimum 1"
-}
-
-// connect serves s over in-memory pipes, as a command would on its
-// standard streams, and returns a client connected to it.
-func connect(s *mcp.Server) *mcp.Client {
-	clientIn, serverOut := io.Pipe()
-	serverIn, clientOut := io.Pipe()
-	go func() {
-		if err := s.Serve(context.Background(), serverIn, serverOut); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-		}
-		serverOut.Close()
-	}()
-	return mcp.NewClient(clientIn, clientOut, nil)
 }

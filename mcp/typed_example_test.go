@@ -39,7 +39,7 @@ func ExampleAddTool() {
 	fmt.Println("output:", string(tool.OutputSchema))
 
 	ctx := context.Background()
-	c := connect(s)
+	c := s.Connect(ctx, nil)
 	defer c.Close()
 	if _, err := c.Initialize(ctx, ""); err != nil {
 		log.Fatal(err)
