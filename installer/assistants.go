@@ -43,6 +43,22 @@ func (c *Assistant) Scopes() []Scope {
 // Format names the syntax of c's config files: "JSON", "JSONC", "TOML" or "YAML".
 func (c *Assistant) Format() string { return c.format.name() }
 
+// EnvRef returns how c's config refers to the variable name of the
+// environment c starts with, such as "${API_KEY}" for Claude Code, so
+// that a secret need not be written in the file; "" when c documents no
+// such syntax. Sources: each client's documentation (docs/register.md).
+func (c *Assistant) EnvRef(name string) string {
+	switch c.Name {
+	case "claude-code", "gemini", "kiro":
+		return "${" + name + "}"
+	case "cursor", "roo", "vscode", "windsurf":
+		return "${env:" + name + "}"
+	case "opencode":
+		return "{env:" + name + "}"
+	}
+	return ""
+}
+
 // Assistants returns every known client, in the order of their names.
 func Assistants() []*Assistant { return slices.Clone(clients) }
 
@@ -322,27 +338,4 @@ var clients = []*Assistant{
 			ScopeProject: inProject(".zed", "settings.json"),
 			ScopeUser:    zedUser,
 		}},
-}
-
-// NotStdio says why a client does not start s as a local command that
-// speaks MCP on its standard input and output: it is disabled, remote, or
-// run by the client itself. It returns "" when the client starts s, also
-// when s has no command and so cannot be started.
-func (s Entry) NotStdio() string {
-	local := s.Type == "" || s.Type == "stdio" || s.Type == "local" || s.Type == "custom"
-	switch {
-	case s.Disabled:
-		return "disabled in the config"
-	case local && s.Command != "":
-		return ""
-	case s.URL != "":
-		return "a remote server at " + s.URL
-	case local:
-		return ""
-	case s.Type == "builtin" || s.Type == "platform":
-		return fmt.Sprintf("built into the client (type %q)", s.Type)
-	case s.Type == "extension":
-		return "a Zed extension's server, which Zed starts through the extension"
-	}
-	return fmt.Sprintf("type %q, not a local command", s.Type)
 }
