@@ -8,6 +8,11 @@ import (
 	"strings"
 )
 
+var (
+	inputTypes = []string{"string", "integer", "number", "boolean", "array"}
+	itemTypes  = []string{"string", "integer", "number"}
+)
+
 // input is a checked Input.
 type input struct {
 	Input

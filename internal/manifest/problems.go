@@ -2,7 +2,9 @@ package manifest
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -41,10 +43,6 @@ func (e *Problems) Error() string {
 	return b.String()
 }
 
-// isIdent reports whether key matches ^[A-Za-z_$][A-Za-z0-9_$-]*$, a key
-// that a JSON path can show without quotes.
-func isIdent(key string) bool { return isName(key, "$", "$-") }
-
 // problemList collects problems and remembers where each path starts.
 type problemList struct {
 	data  []byte
@@ -59,6 +57,11 @@ func newProblemList(data []byte) *problemList {
 
 // at records the offset of path.
 func (l *problemList) at(path string, off int) { l.offs[path] = off }
+
+func hasKey(probs *problemList, path string) bool {
+	_, ok := probs.offs[path]
+	return ok
+}
 
 // add records a problem at path, located at path or its nearest parent
 // whose place is known.
@@ -76,15 +79,6 @@ func (l *problemList) add(path, format string, args ...any) {
 	l.list = append(l.list, p)
 }
 
-// parent strips the last member or index from a JSON path.
-func parent(path string) string {
-	i := strings.LastIndexAny(path, ".[")
-	if i < 0 {
-		return ""
-	}
-	return path[:i]
-}
-
 // lineCol returns the 1-based line and byte column of offset off.
 func (l *problemList) lineCol(off int) (int, int) {
 	if l.lines == nil {
@@ -99,3 +93,58 @@ func (l *problemList) lineCol(off int) (int, int) {
 	line := sort.SearchInts(l.lines, off+1) // the lines that start at or before off
 	return line, off - l.lines[line-1] + 1
 }
+
+// dropFollowOn drops the problems after the first n that lie within the
+// path of one of those n. A field that failed to decode is left empty, so
+// what the checks then say about it or its object (such as "missing
+// command" after the unknown field "comand") only repeats the first.
+func (l *problemList) dropFollowOn(n int) {
+	kept := l.list[:n]
+	for _, p := range l.list[n:] {
+		if !slices.ContainsFunc(l.list[:n], func(d Problem) bool { return related(d.Path, p.Path) }) {
+			kept = append(kept, p)
+		}
+	}
+	l.list = kept
+}
+
+// err returns the problems in file order, as a *Problems for file.
+func (l *problemList) err(file string) *Problems {
+	sort.SliceStable(l.list, func(i, j int) bool {
+		a, b := l.list[i], l.list[j]
+		return a.Line < b.Line || (a.Line == b.Line && a.Column < b.Column)
+	})
+	return &Problems{File: file, List: l.list}
+}
+
+// join appends a member name to a JSON path: a.b, or a["odd key"].
+func join(path, key string) string {
+	if !isIdent(key) {
+		return path + "[" + strconv.Quote(key) + "]"
+	}
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// parent strips the last member or index from a JSON path.
+func parent(path string) string {
+	i := strings.LastIndexAny(path, ".[")
+	if i < 0 {
+		return ""
+	}
+	return path[:i]
+}
+
+// related reports whether one JSON path is the other or lies within it.
+func related(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return a == "" || a == b || strings.HasPrefix(b, a+".") || strings.HasPrefix(b, a+"[")
+}
+
+// isIdent reports whether key matches ^[A-Za-z_$][A-Za-z0-9_$-]*$, a key
+// that a JSON path can show without quotes.
+func isIdent(key string) bool { return isName(key, "$", "$-") }

@@ -115,45 +115,35 @@ func (t *tool) run(ctx context.Context, req *mcp.CallRequest, prog string, argv,
 	r := &runResult{code: -1, out: toolresult.New(t.maxOut, "maxOutputBytes in "+t.m.file)}
 	start := time.Now()
 	defer func() { r.elapsed = time.Since(start) }()
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		r.startErr = err
-		return r
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		r.startErr = err
-		return r
-	}
 	marker := fmt.Sprintf("%s=%d.%d", callVar, os.Getpid(), callSeq.Add(1))
-	env = append(env, marker)
-	cmd := &exec.Cmd{Path: prog, Args: argv, Env: env, Dir: t.dir, Stdout: outW, Stderr: errW}
-	setGroup(cmd) // stdin stays nil: the command reads from the null device
-	err = cmd.Start()
-	outW.Close()
-	errW.Close()
+	cmd := &exec.Cmd{Path: prog, Args: argv, Env: append(env, marker), Dir: t.dir}
+	pipes, err := startPiped(cmd, &r.out.Stdout, &r.out.Stderr)
 	if err != nil {
-		outR.Close()
-		errR.Close()
 		r.startErr = err
 		return r
 	}
-	var copying sync.WaitGroup
-	for _, c := range []struct {
-		dst *toolresult.Buffer
-		src *os.File
-	}{{&r.out.Stdout, outR}, {&r.out.Stderr, errR}} {
-		copying.Add(1)
-		go func() {
-			defer copying.Done()
-			_, _ = io.Copy(c.dst, c.src)
-		}()
-	}
-
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
+	err = t.wait(ctx, req, r, cmd.Process.Pid, waited, start)
+	// The leader has exited; stop whatever it left running in its group,
+	// and what left the group.
+	reap(cmd.Process.Pid)
+	sweep(cmd.Process.Pid, marker)
+	pipes.drain()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		r.code = 0
+	case errors.As(err, &exit):
+		r.code = exit.ExitCode() // -1 when killed by a signal
+	}
+	return r
+}
+
+// wait waits for the command whose leader is pid to exit, stopping its
+// group on timeout or cancellation and reporting progress meanwhile. It
+// returns the leader's Wait error.
+func (t *tool) wait(ctx context.Context, req *mcp.CallRequest, r *runResult, pid int, waited <-chan error, start time.Time) error {
 	timer := time.NewTimer(t.timeout)
 	defer timer.Stop()
 	every := t.m.ProgressInterval
@@ -162,19 +152,16 @@ func (t *tool) run(ctx context.Context, req *mcp.CallRequest, prog string, argv,
 	}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
-wait:
 	for {
 		select {
-		case err = <-waited:
-			break wait
+		case err := <-waited:
+			return err
 		case <-timer.C:
 			r.timedOut = true
-			err = stop(cmd.Process.Pid, waited)
-			break wait
+			return stop(pid, waited)
 		case <-ctx.Done():
 			r.cancelled = true
-			err = stop(cmd.Process.Pid, waited)
-			break wait
+			return stop(pid, waited)
 		case <-tick.C:
 			elapsed := time.Since(start)
 			msg := fmt.Sprintf("%s has run for %v", t.program(), elapsed.Round(time.Second))
@@ -184,31 +171,63 @@ wait:
 			req.Progress(elapsed.Seconds(), 0, msg)
 		}
 	}
-	// The leader has exited; stop whatever it left running in its group,
-	// and what left the group.
-	reap(cmd.Process.Pid)
-	sweep(cmd.Process.Pid, marker)
+}
 
+// pipes are the read ends of a command's stdout and stderr, copied into
+// buffers until drain.
+type pipes struct {
+	files   [2]*os.File
+	copying sync.WaitGroup
+}
+
+// startPiped starts cmd in its own process group, stdin the null device,
+// with its stdout and stderr copied into out and errOut.
+func startPiped(cmd *exec.Cmd, out, errOut *toolresult.Buffer) (*pipes, error) {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	setGroup(cmd) // stdin stays nil: the command reads from the null device
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return nil, err
+	}
+	p := &pipes{files: [2]*os.File{outR, errR}}
+	for i, dst := range []*toolresult.Buffer{out, errOut} {
+		p.copying.Add(1)
+		go func() {
+			defer p.copying.Done()
+			_, _ = io.Copy(dst, p.files[i])
+		}()
+	}
+	return p, nil
+}
+
+// drain waits for the copies to end, at most KillGrace: after that a
+// process outside the group still holds the pipes, and reading stops.
+func (p *pipes) drain() {
 	done := make(chan struct{})
-	go func() { copying.Wait(); close(done) }()
+	go func() { p.copying.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(KillGrace):
-		// A process outside the group still holds the pipes: stop reading.
-		outR.Close()
-		errR.Close()
+		p.files[0].Close()
+		p.files[1].Close()
 		<-done
 	}
-	outR.Close()
-	errR.Close()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		r.code = 0
-	case errors.As(err, &exit):
-		r.code = exit.ExitCode() // -1 when killed by a signal
-	}
-	return r
+	p.files[0].Close()
+	p.files[1].Close()
 }
 
 // stop ends a running process group: SIGTERM, then SIGKILL after
@@ -239,44 +258,5 @@ func reap(pid int) {
 		for deadline := time.Now().Add(time.Second); groupAlive(pid) && time.Now().Before(deadline); {
 			time.Sleep(5 * time.Millisecond)
 		}
-	}
-}
-
-// calls counts the runs in progress; once closed, no run may start.
-type calls struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	n      int
-	closed bool
-}
-
-func (c *calls) start() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return false
-	}
-	c.n++
-	return true
-}
-
-func (c *calls) done() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.n--; c.n == 0 && c.cond != nil {
-		c.cond.Broadcast()
-	}
-}
-
-// closeAndWait stops new runs and waits for those in progress.
-func (c *calls) closeAndWait() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.closed = true
-	if c.cond == nil {
-		c.cond = sync.NewCond(&c.mu)
-	}
-	for c.n > 0 {
-		c.cond.Wait()
 	}
 }

@@ -1,0 +1,85 @@
+package manifest
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+func checkSettings(probs *problemList, path string, s *Settings) {
+	if s.Output != "" && s.Output != "text" && s.Output != "json" {
+		probs.add(path+".output", "%q is not an output mode; use \"text\" or \"json\"", s.Output)
+	}
+	if s.OKExitCodes != nil && len(s.OKExitCodes) == 0 {
+		probs.add(path+".okExitCodes", "empty: no exit code would be a normal result; list at least one, such as [0]")
+	}
+	for i, c := range s.OKExitCodes {
+		if c < 0 || c > 255 {
+			probs.add(fmt.Sprintf("%s.okExitCodes[%d]", path, i), "%d is not an exit code; use 0 to 255", c)
+		}
+	}
+	if s.Dir == "" && hasKey(probs, path+".dir") {
+		probs.add(path+".dir", "empty working directory; leave \"dir\" out to use mcpship's own")
+	}
+	for name := range s.Env {
+		if !validEnvName(name) {
+			probs.add(join(path+".env", name), "%q is not a variable name; use letters, digits and '_'", name)
+		}
+	}
+	for i, name := range s.PassEnv {
+		if !validEnvName(name) {
+			probs.add(fmt.Sprintf("%s.passEnv[%d]", path, i), "%q is not a variable name; use letters, digits and '_'", name)
+		}
+	}
+	if s.Timeout > 24*time.Hour {
+		probs.add(path+".timeout", "%v is longer than the limit of 24h", s.Timeout)
+	}
+	if hasKey(probs, path+".maxOutputBytes") && (s.MaxOutputBytes < 1024 || s.MaxOutputBytes > 64<<20) {
+		probs.add(path+".maxOutputBytes", "%d is out of range; use 1024 to 67108864 (64 MiB)", s.MaxOutputBytes)
+	}
+}
+
+// settle resolves a tool's settings from its own and the defaults.
+func (t *tool) settle(d, s *Settings) {
+	pick := func(a, b string) string {
+		if a != "" {
+			return a
+		}
+		return b
+	}
+	t.output = pick(pick(s.Output, d.Output), "text")
+	t.okCodes = s.OKExitCodes
+	if t.okCodes == nil {
+		t.okCodes = d.OKExitCodes
+	}
+	if t.okCodes == nil {
+		t.okCodes = []int{0}
+	}
+	t.dir = pick(s.Dir, d.Dir)
+	if t.dir != "" && !filepath.IsAbs(t.dir) {
+		t.dir = filepath.Join(t.m.dir, t.dir)
+	}
+	t.env = map[string]string{}
+	for k, v := range d.Env {
+		t.env[k] = v
+	}
+	for k, v := range s.Env {
+		t.env[k] = v
+	}
+	t.passEnv = slices.Concat(DefaultPassEnv, d.PassEnv, s.PassEnv)
+	t.timeout = s.Timeout
+	if t.timeout == 0 {
+		t.timeout = d.Timeout
+	}
+	if t.timeout == 0 {
+		t.timeout = DefaultTimeout
+	}
+	t.maxOut = s.MaxOutputBytes
+	if t.maxOut == 0 {
+		t.maxOut = d.MaxOutputBytes
+	}
+	if t.maxOut == 0 {
+		t.maxOut = DefaultMaxOutputBytes
+	}
+}
