@@ -38,79 +38,9 @@ func parseHelp(text string) *help {
 	h := &help{layout: l}
 	seenUsage := false
 	for i, s := range sections(text) {
-		k, ok := l.headings[s.heading]
-		switch {
-		case i == 0 && s.heading == "":
-			k = about
-		case !ok && l.describeFirst && !seenUsage:
-			k = other // "EXIT STATUS", "The modes are:" in a Cobra command's Long
-		case !ok:
-			k = l.unknown
-		}
+		k := l.kindOf(s, i == 0, seenUsage)
 		seenUsage = seenUsage || k == usage
-		if s.inline != "" && k == usage {
-			h.usage = s.inline
-		}
-		switch k {
-		case usage:
-			indent := -1 // of the first form, on a line of its own
-			for _, line := range s.lines {
-				t := strings.TrimSpace(line)
-				if t == "" {
-					if h.usage != "" {
-						break
-					}
-					continue
-				}
-				if h.usage != "" && (indentOf(line) == 0 || strings.HasPrefix(strings.ToLower(t), "or:")) {
-					break // the end, or GNU's other forms ("  or:  sort --files0-from=F")
-				}
-				switch {
-				case h.usage == "":
-					h.usage, indent = t, indentOf(line)
-				case indentOf(line) == indent || indent < 0 && firstWord(t) == firstWord(h.usage):
-					h.forms = append(h.forms, t) // another form: "pip cache dir", "pip cache info"
-				case len(h.forms) > 0:
-					h.forms[len(h.forms)-1] += " " + t
-				default: // the usage, wrapped
-					h.usage += " " + t
-				}
-			}
-			if s.inline != "" && h.about == "" {
-				// Click and argparse put the description after the usage line.
-				h.about = aboutText(s.lines, true)
-			}
-		case about:
-			if s.heading == "name" { // urfave/cli: "prog sub - what it does"
-				_, d, _ := strings.Cut(strings.TrimSpace(strings.Join(s.lines, " ")), " - ")
-				s.lines = []string{d}
-			}
-			if d := aboutText(s.lines, false); d != "" && h.about == "" {
-				h.about = d
-			}
-		case flags, inherited:
-			fs, unread := readFlags(l, s.lines)
-			h.unread = append(h.unread, unread...)
-			if k == flags {
-				h.flags = append(h.flags, fs...)
-			} else {
-				h.inherited = append(h.inherited, fs...)
-			}
-		case commands:
-			h.commands = append(h.commands, readCommands(s.lines)...)
-		case args:
-			as, cmds := readArgs(s.lines)
-			h.args = append(h.args, as...)
-			h.commands = append(h.commands, cmds...)
-		case mixed:
-			fs, _ := readFlags(l, s.lines)
-			h.flags = append(h.flags, fs...)
-			for _, e := range entries(s.lines, false) {
-				if strings.HasPrefix(e.head, "{") {
-					h.commands = append(h.commands, readCommands(e.nested)...)
-				}
-			}
-		}
+		h.readSection(k, s)
 	}
 	if l == fallback && len(h.flags) == 0 {
 		// Option lines anywhere, as GNU programs print them.
@@ -123,6 +53,101 @@ func parseHelp(text string) *help {
 		return c.name == "help" || c.name == "completion" || c.name == "" || c.summary == "==SUPPRESS=="
 	})
 	return h
+}
+
+// kindOf returns what a section holds: the first section, before any
+// heading, describes the command; a heading the layout does not list
+// holds what the layout's unknown says, except in a description printed
+// before the usage line.
+func (l *layout) kindOf(s section, first, seenUsage bool) kind {
+	k, ok := l.headings[s.heading]
+	switch {
+	case first && s.heading == "":
+		return about
+	case !ok && l.describeFirst && !seenUsage:
+		return other // "EXIT STATUS", "The modes are:" in a Cobra command's Long
+	case !ok:
+		return l.unknown
+	}
+	return k
+}
+
+// readSection reads one section as holding k.
+func (h *help) readSection(k kind, s section) {
+	switch k {
+	case usage:
+		h.readUsage(s)
+	case about:
+		h.readAbout(s)
+	case flags, inherited:
+		fs, unread := readFlags(h.layout, s.lines)
+		h.unread = append(h.unread, unread...)
+		if k == flags {
+			h.flags = append(h.flags, fs...)
+		} else {
+			h.inherited = append(h.inherited, fs...)
+		}
+	case commands:
+		h.commands = append(h.commands, readCommands(s.lines)...)
+	case args:
+		as, cmds := readArgs(s.lines)
+		h.args = append(h.args, as...)
+		h.commands = append(h.commands, cmds...)
+	case mixed:
+		fs, _ := readFlags(h.layout, s.lines)
+		h.flags = append(h.flags, fs...)
+		for _, e := range entries(s.lines, false) {
+			if strings.HasPrefix(e.head, "{") {
+				h.commands = append(h.commands, readCommands(e.nested)...)
+			}
+		}
+	}
+}
+
+// readUsage reads a usage section: the usage line, wrapped or not, the
+// other forms it shows, and a description printed after it.
+func (h *help) readUsage(s section) {
+	if s.inline != "" {
+		h.usage = s.inline
+	}
+	indent := -1 // of the first form, on a line of its own
+	for _, line := range s.lines {
+		t := strings.TrimSpace(line)
+		if t == "" {
+			if h.usage != "" {
+				break
+			}
+			continue
+		}
+		if h.usage != "" && (indentOf(line) == 0 || strings.HasPrefix(strings.ToLower(t), "or:")) {
+			break // the end, or GNU's other forms ("  or:  sort --files0-from=F")
+		}
+		switch {
+		case h.usage == "":
+			h.usage, indent = t, indentOf(line)
+		case indentOf(line) == indent || indent < 0 && firstWord(t) == firstWord(h.usage):
+			h.forms = append(h.forms, t) // another form: "pip cache dir", "pip cache info"
+		case len(h.forms) > 0:
+			h.forms[len(h.forms)-1] += " " + t
+		default: // the usage, wrapped
+			h.usage += " " + t
+		}
+	}
+	if s.inline != "" && h.about == "" {
+		// Click and argparse put the description after the usage line.
+		h.about = aboutText(s.lines, true)
+	}
+}
+
+// readAbout reads a section that describes the command.
+func (h *help) readAbout(s section) {
+	if s.heading == "name" { // urfave/cli: "prog sub - what it does"
+		_, d, _ := strings.Cut(strings.TrimSpace(strings.Join(s.lines, " ")), " - ")
+		s.lines = []string{d}
+	}
+	if d := aboutText(s.lines, false); d != "" && h.about == "" {
+		h.about = d
+	}
 }
 
 func firstWord(s string) string {
