@@ -3,28 +3,84 @@ package wrap
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// leafHelps are the help texts of testdata/help that describe commands a
-// draft makes tools of, by layout. The figures of TestTypingAccuracy
-// count their flags.
-var leafHelps = map[string][]string{
-	"kubectl":       {"kubectl-get"},
-	"cobra":         {"cobra-gdu", "cobra-yq-eval", "cobra-restic-snapshots", "cobra-restic-stats"},
-	"urfave/cli v3": {"urfave3-builder-vet"},
-	"urfave/cli v2": {"urfave2-swag-init"},
-	"Go flag":       {"goflag-actionlint", "goflag-staticcheck", "goflag-duf"},
-	"argparse":      {"argparse-yamllint", "argparse-reuse", "argparse-reuse-spdx"},
-	"click":         {"click-flask", "click-flask-routes", "click-black"},
-	"clap":          {"clap-fd", "clap-hyperfine", "clap2-hexyl"},
-	"plain":         {"plain-goreleaser", "plain-goreleaser-healthcheck", "plain-grep", "plain-sort"},
+// A program is one real program of the accuracy table: the help texts
+// of testdata/help it printed, and what they list, counted by hand from
+// each text (not from what parseHelp reads).
+type program struct {
+	name   string
+	layout string // the layout its help is read as
+	// roots are the help texts that list commands; commands are the
+	// commands they list, without "help" and "completion".
+	roots    []string
+	commands string
+	// leaves are the help texts of commands that become tools; options is
+	// how many options they list, without help and version.
+	leaves  []string
+	options int
 }
 
-// mistyped are the flags whose type as read differs from what the
+// programs are the real programs the figures of TestAccuracy count.
+var programs = []program{
+	{name: "gdu", layout: "cobra", leaves: []string{"cobra-gdu"}, options: 24},
+	{name: "yq", layout: "cobra", roots: []string{"cobra-yq"}, commands: "eval eval-all", leaves: []string{"cobra-yq-eval"}, options: 49},
+	{name: "restic", layout: "cobra", roots: []string{"cobra-restic"},
+		commands: "backup cache cat check copy diff dump find forget generate init key list ls migrate mount prune recover restore self-update snapshots stats tag unlock version",
+		leaves:   []string{"cobra-restic-snapshots", "cobra-restic-stats"}, options: 50},
+	{name: "hugo", layout: "cobra", roots: []string{"cobra-hugo"}, commands: "config convert deploy env gen import list mod new server version",
+		leaves: []string{"cobra-hugo"}, options: 43},
+	{name: "gh", layout: "cobra", roots: []string{"cobra-gh"},
+		commands: "auth browse codespace gist issue pr release repo run workflow alias api config extension gpg-key label search secret ssh-key status"},
+	{name: "kubectl", layout: "kubectl", roots: []string{"kubectl"},
+		commands: "create expose run set explain get edit delete rollout scale autoscale certificate cluster-info top cordon uncordon drain taint describe logs attach exec port-forward proxy cp auth debug events diff apply patch replace wait kustomize label annotate api-resources api-versions config plugin version",
+		leaves:   []string{"kubectl-get"}, options: 23},
+	{name: "builder", layout: "urfave/cli v3", roots: []string{"urfave3-builder"},
+		commands: "vet test gfmrun check-binary-size generate diffcheck ensure-goimports ensure-gfmrun ensure-mkdocs set-mkdocs-remote deploy-mkdocs lint v3diff v3approve",
+		leaves:   []string{"urfave3-builder-vet"}, options: 3},
+	{name: "swag", layout: "urfave/cli v2", roots: []string{"urfave2-swag"}, commands: "init fmt", leaves: []string{"urfave2-swag-init"}, options: 28},
+	{name: "actionlint", layout: "Go flag", leaves: []string{"goflag-actionlint"}, options: 12},
+	{name: "staticcheck", layout: "Go flag", leaves: []string{"goflag-staticcheck"}, options: 11},
+	{name: "duf", layout: "Go flag", leaves: []string{"goflag-duf"}, options: 17},
+	{name: "yamllint", layout: "argparse", leaves: []string{"argparse-yamllint"}, options: 6},
+	{name: "reuse", layout: "argparse", roots: []string{"argparse-reuse"}, commands: "annotate download init lint spdx supported-licenses",
+		leaves: []string{"argparse-reuse", "argparse-reuse-spdx"}, options: 6},
+	{name: "pre-commit", layout: "argparse", roots: []string{"argparse-pre-commit"},
+		commands: "autoupdate clean gc init-templatedir install install-hooks migrate-config run sample-config try-repo uninstall validate-config validate-manifest"},
+	{name: "http", layout: "argparse", leaves: []string{"argparse-httpie"}, options: 49},
+	{name: "flask", layout: "click", roots: []string{"click-flask"}, commands: "routes run shell",
+		leaves: []string{"click-flask", "click-flask-routes"}, options: 5},
+	{name: "black", layout: "click", leaves: []string{"click-black"}, options: 24},
+	{name: "sqlite-utils", layout: "click", roots: []string{"click-sqlite-utils"},
+		commands: "query add-column add-foreign-key add-foreign-keys add-geometry-column analyze analyze-tables bulk convert create-database create-index create-spatial-index create-table create-view disable-fts disable-wal drop-table drop-view dump duplicate enable-counts enable-fts enable-wal extract index-foreign-keys indexes insert insert-files install memory optimize populate-fts rebuild-fts reset-counts rows schema search tables transform triggers uninstall upsert vacuum views"},
+	{name: "fd", layout: "clap", leaves: []string{"clap-fd"}, options: 42},
+	{name: "hyperfine", layout: "clap", leaves: []string{"clap-hyperfine"}, options: 23},
+	{name: "hexyl", layout: "clap", leaves: []string{"clap2-hexyl"}, options: 8},
+	{name: "zoxide", layout: "clap", roots: []string{"clap2-zoxide"}, commands: "add import init query remove"},
+	{name: "bat", layout: "clap", roots: []string{"clap3-bat"}, commands: "cache", leaves: []string{"clap3-bat"}, options: 27},
+	{name: "lsd", layout: "clap", leaves: []string{"clap3-lsd"}, options: 37},
+	{name: "tldr", layout: "clap", leaves: []string{"clap3-tealdeer"}, options: 13},
+	{name: "shellcheck", layout: "GetOpt", leaves: []string{"getopt-shellcheck"}, options: 13},
+	{name: "tar", layout: "argp", leaves: []string{"argp-tar"}, options: 154},
+	{name: "cpio", layout: "argp", leaves: []string{"argp-cpio"}, options: 45},
+	{name: "goreleaser", layout: "plain", roots: []string{"plain-goreleaser"}, commands: "build check healthcheck init jsonschema release",
+		leaves: []string{"plain-goreleaser", "plain-goreleaser-healthcheck"}, options: 4},
+	{name: "grep", layout: "plain", leaves: []string{"plain-grep"}, options: 47},
+	{name: "sort", layout: "plain", leaves: []string{"plain-sort"}, options: 28},
+	{name: "rg", layout: "clap", leaves: []string{"plain-rg"}, options: 98},
+	{name: "jq", layout: "plain", leaves: []string{"plain-jq"}, options: 16},
+	{name: "sqlite3", layout: "plain", leaves: []string{"plain-sqlite3"}, options: 37},
+	{name: "git", layout: "plain", roots: []string{"plain-git"},
+		commands: "clone init add mv restore rm bisect diff grep log show status branch commit merge rebase reset switch tag fetch pull push"},
+}
+
+// mistyped are the options that are read but with another type than the
 // program takes (checked against each program's documentation and
-// source). Every other flag of leafHelps is typed as the program takes it.
+// source), or read although they are not options. Every other option
+// read is typed as the program takes it.
 var mistyped = map[string]string{
 	"click-black --target-version":          "repeatable (Click's multiple=True does not show in help): a list of enum",
 	"click-black --python-cell-magics":      "repeatable: a list of strings",
@@ -54,51 +110,130 @@ var mistyped = map[string]string{
 	"plain-sort --check":                    "-c and -C are switches; --check takes an optional value",
 	"plain-sort --key":                      "repeatable: a list of KEYDEFs",
 	"plain-sort --temporary-directory":      "repeatable: a list of directories",
+	"argp-tar --blocking-factor":            "a number of blocks: an integer",
+	"argp-tar --format":                     "one of the formats listed below it: an enum",
+	"argp-tar --quoting-style":              "one of the styles listed at the end: an enum",
+	"argp-tar --backup":                     "one of the controls listed at the end: an enum",
+	"argp-tar --exclude":                    "repeatable (the manual says so, not the help): a list",
+	"argp-cpio --block-size":                "a number of blocks: an integer",
+	"clap3-lsd --date":                      "date, relative or +FORMAT: a string, not an enum",
+	"clap3-lsd --ignore-glob":               "repeatable: a list of globs",
+	"plain-jq --arg":                        "two values, NAME VALUE: not offered",
+	"plain-jq --argjson":                    "two values, NAME VALUE: not offered",
+	"plain-jq --slurpfile":                  "two values, NAME FILE: not offered",
+	"plain-jq --rawfile":                    "two values, NAME FILE: not offered",
+	"plain-sqlite3 -lookaside":              "two values, SIZE N: not offered",
+	"plain-sqlite3 -pagecache":              "two values, SIZE N: not offered",
+	"clap3-bat --wrap":                      "an enum: its values end the first sentence, not the description",
+	"clap3-bat --tabs":                      "a width: an integer",
+	"clap3-bat --highlight-line":            "repeatable (its help does not say): a list",
+	"clap3-bat --map-syntax":                "repeatable (its help does not say): a list",
+	"clap3-bat --line-range":                "repeatable (its help does not say): a list",
+	"clap3-bat --ignored-suffix":            "repeatable (its help does not say): a list",
+	"argparse-httpie --max-redirects":       "an integer",
+	"argparse-httpie --max-headers":         "an integer",
+	"argparse-httpie --timeout":             "a number of seconds",
 }
 
-// wantCorrect pins the figures docs/wrap.md reports: per layout, flags
-// typed as the program takes them, of all flags read.
-var wantCorrect = map[string][2]int{
-	"kubectl":       {23, 23},
-	"cobra":         {121, 123},
-	"urfave/cli v3": {3, 3},
-	"urfave/cli v2": {28, 28},
-	"Go flag":       {40, 40},
-	"argparse":      {12, 12},
-	"click":         {27, 29},
-	"clap":          {60, 73},
-	"plain":         {67, 79},
+// wantAccuracy pins the figures docs/wrap.md reports, per program:
+// commands found of those listed, options read, and options typed as the
+// program takes them of those listed.
+var wantAccuracy = map[string][4]int{
+	"gdu":          {0, 0, 24, 24},
+	"yq":           {2, 2, 49, 49},
+	"restic":       {25, 25, 48, 50},
+	"hugo":         {11, 11, 43, 43},
+	"gh":           {20, 20, 0, 0},
+	"kubectl":      {41, 41, 23, 23},
+	"builder":      {14, 14, 3, 3},
+	"swag":         {2, 2, 28, 28},
+	"actionlint":   {0, 0, 12, 12},
+	"staticcheck":  {0, 0, 11, 11},
+	"duf":          {0, 0, 17, 17},
+	"yamllint":     {0, 0, 6, 6},
+	"reuse":        {6, 6, 6, 6},
+	"pre-commit":   {13, 13, 0, 0},
+	"http":         {0, 0, 46, 49},
+	"flask":        {3, 3, 5, 5},
+	"black":        {0, 0, 22, 24},
+	"sqlite-utils": {43, 44, 0, 0},
+	"fd":           {0, 0, 37, 42},
+	"hyperfine":    {0, 0, 19, 23},
+	"hexyl":        {0, 0, 4, 8},
+	"zoxide":       {5, 5, 0, 0},
+	"bat":          {1, 1, 21, 27},
+	"lsd":          {0, 0, 35, 37},
+	"tldr":         {0, 0, 13, 13},
+	"shellcheck":   {0, 0, 13, 13},
+	"tar":          {0, 0, 149, 154},
+	"cpio":         {0, 0, 44, 45},
+	"goreleaser":   {6, 6, 3, 4},
+	"grep":         {0, 0, 40, 47},
+	"sort":         {0, 0, 24, 28},
+	"rg":           {0, 0, 98, 98},
+	"jq":           {0, 0, 12, 16},
+	"sqlite3":      {0, 0, 35, 37},
+	"git":          {0, 22, 0, 0},
 }
 
-// TestTypingAccuracy counts, per help layout, the flags of real programs'
-// help texts that are read with the type the program takes.
-func TestTypingAccuracy(t *testing.T) {
+// TestAccuracy counts, per real program, the commands its help lists that
+// are read, and the options that are read with the type the program
+// takes.
+func TestAccuracy(t *testing.T) {
 	seen := map[string]bool{}
 	var report []string
-	for _, l := range append(layoutNames(), "plain") {
-		total, correct := 0, 0
-		for _, name := range leafHelps[l] {
-			text, err := os.ReadFile("testdata/help/" + name + ".txt")
-			if err != nil {
-				t.Fatal(err)
+	report = append(report, fmt.Sprintf("%-13s %-14s %-9s %s", "program", "layout", "commands", "options typed right"))
+	for _, p := range programs {
+		want := strings.Fields(p.commands)
+		found := 0
+		for _, name := range p.roots {
+			h := readFixture(t, name)
+			for _, c := range h.commands {
+				if slices.Contains(want, c.name) {
+					found++
+				} else {
+					t.Errorf("%s: read %q as a command, which the help does not list", name, c.name)
+				}
 			}
-			h := parseHelp(string(text))
-			if h.layout.name != l && !(l == "clap" && h.layout.name == "clap") {
-				t.Errorf("%s: read as %s, want %s", name, h.layout.name, l)
+		}
+		read, right := 0, 0
+		layout := ""
+		for _, name := range p.leaves {
+			h := readFixture(t, name)
+			if layout == "" {
+				layout = h.layout.name
 			}
 			for _, f := range append(h.flags, h.inherited...) {
-				total++
+				read++
 				key := name + " " + f.spelling
 				if _, bad := mistyped[key]; bad {
 					seen[key] = true
 					continue
 				}
-				correct++
+				right++
 			}
 		}
-		report = append(report, fmt.Sprintf("%-14s %3d of %3d", l, correct, total))
-		if got := [2]int{correct, total}; got != wantCorrect[l] {
-			t.Errorf("%s: %d of %d flags typed correctly, want %d of %d (update wantCorrect and docs/wrap.md)", l, correct, total, wantCorrect[l][0], wantCorrect[l][1])
+		if layout == "" {
+			layout = readFixture(t, p.roots[0]).layout.name
+		}
+		if layout != p.layout {
+			t.Errorf("%s: read as %s, want %s", p.name, layout, p.layout)
+		}
+		if right > p.options {
+			t.Errorf("%s: %d options typed right, but its help lists %d: a line that is not an option was read as one (list it in mistyped)", p.name, right, p.options)
+		}
+		cmds := "-"
+		if len(want) > 0 {
+			cmds = fmt.Sprintf("%d/%d", found, len(want))
+		}
+		opts := "-"
+		if p.options > 0 {
+			opts = fmt.Sprintf("%d/%d", right, p.options)
+		}
+		report = append(report, fmt.Sprintf("%-13s %-14s %-9s %s", p.name, layout, cmds, opts))
+		if got, w := [4]int{found, len(want), right, p.options}, wantAccuracy[p.name]; got != w {
+			t.Errorf("%s: %d of %d commands found, %d of %d options typed right; want %d of %d and %d of %d (update wantAccuracy and docs/wrap.md)",
+				p.name, got[0], got[1], got[2], got[3], w[0], w[1], w[2], w[3])
 		}
 	}
 	for key := range mistyped {
@@ -106,13 +241,14 @@ func TestTypingAccuracy(t *testing.T) {
 			t.Errorf("mistyped lists %q, which no help text has", key)
 		}
 	}
-	t.Logf("flags typed as the program takes them:\n%s", strings.Join(report, "\n"))
+	t.Logf("the accuracy table:\n%s", strings.Join(report, "\n"))
 }
 
-func layoutNames() []string {
-	var names []string
-	for _, l := range layouts {
-		names = append(names, l.name)
+func readFixture(t *testing.T, name string) *help {
+	t.Helper()
+	text, err := os.ReadFile("testdata/help/" + name + ".txt")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return names
+	return parseHelp(string(text))
 }

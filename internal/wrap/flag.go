@@ -1,6 +1,7 @@
 package wrap
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,7 +29,7 @@ type option struct {
 func readFlags(l *layout, lines []string) ([]option, []string) {
 	var out []option
 	var unread []string
-	for _, e := range entries(lines, true) {
+	for _, e := range entriesSlack(lines, true, l.flagSlack()) {
 		if e.head == "-" || isPlaceholderFlag(e.head) { // argparse's "-" (stdin); grep's "-NUM"
 			continue
 		}
@@ -58,6 +59,8 @@ func (f *option) isHelp() bool {
 		switch {
 		case n == "--help" || n == "-help" || n == "--version" || n == "-version":
 			return true
+		case n == "--usage" && strings.Contains(desc, "usage message"): // argp
+			return true
 		case len(f.names) == 1 && (n == "-h" && strings.Contains(desc, "help") || n == "-V" && strings.Contains(desc, "version")):
 			return true // but not sort's -h, --human-numeric-sort or -V, --version-sort
 		}
@@ -66,10 +69,17 @@ func (f *option) isHelp() bool {
 }
 
 var (
-	reDefault     = re(`\((?:default|Default)(?::| is)? ?([^()]+(?:\([^()]*\)[^()]*)*)\)|\[default: ([^\]]*)\]`)
-	rePossible    = re(`\[possible values: ([^\]]*)\]`)
-	reOneOf       = re(`(?i)(?:one of|choices are|possible values(?: are)?|must be one of|either)[: ]+((?:["'\x60]?[\w.-]+["'\x60]?(?:,\s*|\s+or\s+|\s+and\s+|\s*\|\s*|\s*/\s*)){1,15}["'\x60]?[\w.-]+["'\x60]?)`)
-	reRepeat      = re(`(?i)can be (?:specified|used|given|passed|repeated) (?:multiple times|more than once)|\brepeatable\b|may be repeated|can be repeated|multiple (?:\w+ ){0,3}can be specified`)
+	reDefault  = re(`\((?:default|Default)(?::| is)? ?([^()]+(?:\([^()]*\)[^()]*)*)\)|\[default: ([^\]]*)\]`)
+	rePossible = re(`\[possible values: ([^\]]*)\]`)
+	reOneOf    = re(`(?i)(?:one of|choices are|possible values(?: are)?|must be one of|either)[: ]+((?:["'\x60*]?[\w.-]+["'\x60*]?(?:,\s*|\s+or\s+|\s+and\s+|\s*\|\s*|\s*/\s*)){1,15}["'\x60*]?[\w.-]+["'\x60*]?)`)
+	// reProse is a list after a colon that ends the description, a
+	// value marked the default: "order: none (default), name or inode".
+	reProse = re(`: ((?:\w[\w.-]*(?: \(default\))?, )+\w[\w.-]*(?: \(default\))? or \w[\w.-]*(?: \(default\))?)\.?$`)
+	// reListed is a list of three or more values in parentheses that ends
+	// the description: "Use color (auto, always, never)"; bat marks the
+	// default "(*auto*, never, always)".
+	reListed      = re(`\(((?:\*?\w[\w.+-]*\*?, ){2,15}\*?\w[\w.+-]*\*?)\)\.?$`)
+	reRepeat      = re(`(?i)(?:can|may) be (?:specified|used|given|passed|supplied|provided) (?:multiple times|more than once|several times)|\brepeatable\b|(?:may|can) be repeated|multiple (?:\w+ ){0,3}(?:can|may) be (?:specified|given|passed)|by repeating|several -{1,2}[\w-]+'?s allowed|multiple values are accepted|options accumulate|as separate \x60?-{1,2}[\w-]+`)
 	reLeadingEnum = re(`^\[([\w.-]+(?:\|[\w.-]+)+)\]|^\(([\w.-]+(?:\|[\w.-]+)+)\)`)
 	reRequired    = re(`\[required\]|\(required\)`)
 )
@@ -80,6 +90,7 @@ func parseFlag(l *layout, e entry) (option, bool) {
 	head := e.head
 	var values []string
 	repeated := false
+	last := 0 // the number of values after the last name
 	toks := strings.Fields(head)
 	for i := 0; i < len(toks); i++ {
 		t := strings.TrimSuffix(toks[i], ",")
@@ -96,7 +107,9 @@ func parseFlag(l *layout, e entry) (option, bool) {
 			// Without a comma before it, "-x" after a flag's name is the
 			// flag's placeholder (urfave/cli takes it from `--x` in the usage).
 			name := strings.Replace(t, "--[no-]", "--", 1) // git's --[no-]verify: --verify, or --no-verify
-			if j := strings.IndexAny(name, "=["); j > 0 {  // --color=WHEN, --color[=WHEN]
+			name = strings.Replace(name, "-[no]", "-", 1)  // sqlite3's -[no]header
+			last = 0
+			if j := strings.IndexAny(name, "=["); j > 0 { // --color=WHEN, --color[=WHEN]
 				if l.defaultInHead && name[j] == '=' { // --filename=[]:
 					values = append(values, name[j+1:])
 				} else {
@@ -111,12 +124,25 @@ func parseFlag(l *layout, e entry) (option, bool) {
 			f.names = append(f.names, name)
 		case len(f.names) == 0:
 			return f, false
+		case l.equalsOnly && strings.HasPrefix(toks[i-1], "--") && !strings.HasSuffix(toks[i-1], ","):
+			// argp: "--exclude-caches-under exclude everything": one
+			// space before the description, as the name fills its column.
+			f.desc = strings.TrimSpace(strings.Join(toks[i:], " ") + " " + f.desc)
+			i = len(toks)
 		default:
 			values = append(values, t)
+			last++
 		}
 	}
 	if len(f.names) == 0 {
 		return f, false
+	}
+	if own := strings.Join(values[len(values)-last:], " "); last > 1 && !repeated && !l.boolValue &&
+		!strings.ContainsAny(own, "[]{}.|") && l.types[strings.ToLower(own)] == (valueType{}) {
+		// jq's "--arg a v", sqlite3's "-lookaside SIZE N"; not Click's
+		// "INTEGER RANGE", nor a Go library's flag, which takes one value
+		// whatever its placeholder says ("-tags build tags").
+		f.skip = fmt.Sprintf("it takes %d values (%s)", last, own)
 	}
 	f.value = strings.Join(values, " ")
 	f.spelling = f.names[0]
@@ -178,6 +204,9 @@ func (f *option) typeFrom(l *layout, values []string, repeated bool) {
 		return
 	case strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") && strings.Contains(v, "|"): // Click choices
 		f.typ, f.enum = "string", splitEnum(v[1:len(v)-1], "|")
+		return
+	case literalChoices(strings.Trim(v, "<>"), f.desc) != nil: // <always|avoid>
+		f.typ, f.enum = "string", literalChoices(strings.Trim(v, "<>"), f.desc)
 		return
 	case strings.HasSuffix(v, "..."):
 		f.array = true
@@ -284,6 +313,29 @@ func splitEnum(s, sep string) []string {
 	return out
 }
 
+// literalChoices returns the values of a placeholder such as
+// "always|never|auto": three or more, or two of which the description
+// names one the default ("Defaults to always."). fd's "<date|dur>" names
+// kinds of value, not values.
+func literalChoices(v, desc string) []string {
+	vals := splitEnum(v, "|")
+	if len(vals) < 2 {
+		return nil
+	}
+	if len(vals) >= 3 {
+		return vals
+	}
+	lower := strings.ToLower(desc)
+	for _, x := range vals {
+		for _, say := range []string{"defaults to ", "default: ", "default is "} {
+			if strings.Contains(lower, say+strings.ToLower(x)) {
+				return vals
+			}
+		}
+	}
+	return nil
+}
+
 var reEnumItem = re(`(?:^|\s)- ([\w.-]+):`)
 
 // enumIn finds the allowed values a description lists: clap's
@@ -305,13 +357,24 @@ func enumIn(desc string) []string {
 			return out
 		}
 	}
+	if m := reListed().FindStringSubmatch(desc); m != nil { // "Output format (checkstyle, diff, gcc)"
+		if vals := splitEnum(strings.ReplaceAll(m[1], "*", ""), ","); len(vals) > 1 {
+			return vals
+		}
+	}
+	if m := reProse().FindStringSubmatch(desc); m != nil { // "sorting order: none (default), name or inode"
+		list := strings.ReplaceAll(strings.ReplaceAll(m[1], " (default)", ""), " or ", ", ")
+		if vals := splitEnum(list, ","); len(vals) > 1 {
+			return vals
+		}
+	}
 	if m := reOneOf().FindStringSubmatch(desc); m != nil {
 		list := strings.TrimRight(m[1], ".")
 		for _, sep := range []string{" or ", " and ", "|", "/"} {
 			list = strings.ReplaceAll(list, sep, ",")
 		}
 		vals := splitEnum(strings.Map(func(r rune) rune {
-			if r == '"' || r == '\'' || r == '`' {
+			if r == '"' || r == '\'' || r == '`' || r == '*' {
 				return -1
 			}
 			return r

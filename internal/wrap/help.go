@@ -37,14 +37,14 @@ func parseHelp(text string) *help {
 	l := detect(text)
 	h := &help{layout: l}
 	seenUsage := false
-	for i, s := range sections(text) {
+	for i, s := range sections(text, l) {
 		k := l.kindOf(s, i == 0, seenUsage)
 		seenUsage = seenUsage || k == usage
 		h.readSection(k, s)
 	}
 	if l == fallback && len(h.flags) == 0 {
 		// Option lines anywhere, as GNU programs print them.
-		for _, s := range sections(text) {
+		for _, s := range sections(text, l) {
 			fs, _ := readFlags(l, s.lines)
 			h.flags = append(h.flags, fs...)
 		}
@@ -64,6 +64,8 @@ func (l *layout) kindOf(s section, first, seenUsage bool) kind {
 	switch {
 	case first && s.heading == "":
 		return about
+	case l.indentedHeadings && strings.HasPrefix(s.heading, " "):
+		return flags
 	case !ok && l.describeFirst && !seenUsage:
 		return other // "EXIT STATUS", "The modes are:" in a Cobra command's Long
 	case !ok:
@@ -199,8 +201,11 @@ func readCommands(lines []string) []subcommand {
 		if i := strings.IndexAny(head, "[<("); i > 0 {
 			head = strings.TrimSpace(head[:i])
 		}
-		if strings.HasSuffix(head, ":") { // a category heading inside the list
-			continue
+		if strings.HasSuffix(head, ":") {
+			if len(e.desc) == 0 { // a category heading inside the list
+				continue
+			}
+			head = strings.TrimSuffix(head, ":") // gh: "auth:        Authenticate gh"
 		}
 		// "name" or "name, alias": a line of prose is not a command.
 		var names []string
@@ -277,7 +282,8 @@ func parseArgToken(s string) (arg, bool) {
 	}
 	s = strings.Trim(s, "<>")
 	a.name = inputName(s)
-	return a, a.name != "" && !strings.ContainsAny(s, "|{}[]")
+	// One word: a line of prose in the section is not an argument.
+	return a, a.name != "" && !strings.ContainsAny(s, "|{}[]") && len(strings.Fields(s)) == 1
 }
 
 // inputName makes an input name of a placeholder: lower case, runs of

@@ -51,6 +51,27 @@ type layout struct {
 	// placeholder, and gives its type: "--all=false:", "--output='':",
 	// "--filename=[]:", "--chunk-size=500:" (kubectl).
 	defaultInHead bool
+	// indentedHeadings: headings may stand one space in (argp's
+	// " Main operation mode:").
+	indentedHeadings bool
+	// longColumn: long options without a short one stand in a column of
+	// their own, deeper than the short ones (GetOpt's usageInfo).
+	longColumn bool
+	// equalsOnly: a long option's value follows '=' and never a space
+	// (argp, GetOpt), so a word after it begins its description.
+	equalsOnly bool
+	// singleDash: the program's options are words after one dash
+	// (-separator SEP), their values the next argument.
+	singleDash bool
+}
+
+// flagSlack is how much deeper than the first option of a section an
+// option line may start.
+func (l *layout) flagSlack() int {
+	if l.longColumn {
+		return 40
+	}
+	return 4
 }
 
 // valueType is the input type a flag's value placeholder stands for.
@@ -112,11 +133,13 @@ var layouts = []*layout{
 		types:   goTypes, boolValue: true, shortEquals: true, subflagsInherit: true, dashdash: true, defaultInHead: true,
 	},
 	{
-		name:  "cobra",
-		signs: []func() *regexp.Regexp{re(`(?m)^Usage:\n  \S`), re(`(?m)^(Flags|Global Flags|Available Commands):$`)},
-		headings: map[string]kind{"usage": usage, "flags": flags, "global flags": inherited,
+		name: "cobra",
+		// Cobra's template, or gh's: "USAGE", "CORE COMMANDS", "FLAGS".
+		signs: []func() *regexp.Regexp{re(`(?m)^(Usage:|USAGE)\n  \S`), re(`(?m)^(Flags|Global Flags|Available Commands):$|^(FLAGS|INHERITED FLAGS|[A-Z]+ COMMANDS)$`)},
+		headings: map[string]kind{"usage": usage, "flags": flags, "global flags": inherited, "inherited flags": inherited,
 			"available commands": commands, "additional commands": commands, "additional help topics": other,
-			"aliases": other, "examples": other},
+			"aliases": other, "examples": other, "help topics": other, "learn more": other, "arguments": args,
+			"environment variables": other, "json fields": other},
 		unknown: commands, // command groups: "Basic Commands (Beginner):"
 		types:   goTypes, boolValue: true, shortEquals: true, subflagsInherit: true, dashdash: true, describeFirst: true,
 	},
@@ -140,7 +163,7 @@ var layouts = []*layout{
 	},
 	{
 		name:     "argparse",
-		signs:    []func() *regexp.Regexp{re(`(?m)^usage: `), re(`(?m)^(options|optional arguments|positional arguments):$`)},
+		signs:    []func() *regexp.Regexp{re(`(?m)^usage:( |\n    \S)`), re(`(?mi)^(options|optional arguments|positional arguments):$`)},
 		headings: map[string]kind{"usage": usage, "options": flags, "optional arguments": flags, "positional arguments": args},
 		unknown:  mixed,
 		dashdash: true,
@@ -154,9 +177,29 @@ var layouts = []*layout{
 		types:   clickTypes, dashdash: true,
 	},
 	{
+		// GNU argp: "Usage: tar [OPTION...] [FILE]...", options in groups
+		// under headings one space in, "-?, --help  give this help list".
+		name:     "argp",
+		signs:    []func() *regexp.Regexp{re(`(?m)^Usage: \S+.* \[OPTION\.\.\.\]`), re(`(?m)^  -\?, --help +give this help list$`)},
+		headings: map[string]kind{"usage": usage, "options": flags},
+		unknown:  other, // "Examples:", "*This* tar defaults to:"
+		dashdash: true, indentedHeadings: true, equalsOnly: true,
+	},
+	{
+		// GetOpt's usageInfo (Haskell's System.Console.GetOpt and its
+		// ports): short and long spellings in two columns, no comma.
+		name:     "GetOpt",
+		signs:    []func() *regexp.Regexp{re(`(?m)^  -[^-\s](?:[^-\n]|-[^-\n])*? {2,}--[A-Za-z][\w-]*\S* {2,}\S`)},
+		headings: map[string]kind{"usage": usage, "options": flags},
+		unknown:  flags,
+		dashdash: true, longColumn: true, equalsOnly: true,
+	},
+	{
 		name: "clap",
+		// clap 2 and 3 print "USAGE:" and four spaces; clap 4 "Usage:",
+		// its help line tells it from others.
 		signs: []func() *regexp.Regexp{re(`(?m)^(Usage: \S|USAGE:\n    \S)`),
-			re(`(?m)^(Options|OPTIONS|FLAGS|Arguments|ARGS):$`), re(`-h, --help +(Print help|Prints help information)|\n {6,}Print help`)},
+			re(`(?m)^(Options|OPTIONS|FLAGS|Arguments|ARGS):$`), re(`(?m)^USAGE:\n    \S|-h, --help +(Print help|Prints help information)|\n {6,}Print help`)},
 		headings: map[string]kind{"usage": usage, "options": flags, "flags": flags, "arguments": args,
 			"args": args, "commands": commands, "subcommands": commands},
 		unknown: mixed,

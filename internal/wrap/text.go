@@ -80,20 +80,52 @@ func isHeading(l string) (heading, inline string, ok bool) {
 	return strings.TrimSuffix(lower, ":"), "", true
 }
 
-// sections splits a help text at its headings.
-func sections(text string) []section {
+// sections splits a help text at its headings, as layout l prints them.
+// Option lines right after a usage line that has no heading of their own
+// (GetOpt's usageInfo, some hand-written helps) are a section of options.
+func sections(text string, l *layout) []section {
 	var out []section
 	cur := section{}
-	for _, l := range strings.Split(expandTabs(text), "\n") {
-		l = strings.TrimRight(l, " ")
-		if h, inline, ok := isHeading(l); ok {
+	for _, line := range strings.Split(expandTabs(text), "\n") {
+		line = strings.TrimRight(line, " ")
+		h, inline, ok := isHeading(line)
+		if !ok && l.indentedHeadings {
+			h, ok = indentedHeading(line)
+		}
+		if !ok && cur.heading == "usage" && cur.inline != "" && isOptionLine(line) {
+			out = append(out, cur)
+			cur = section{heading: "options", lines: []string{line}}
+			continue
+		}
+		if ok {
 			out = append(out, cur)
 			cur = section{heading: h, inline: inline}
 			continue
 		}
-		cur.lines = append(cur.lines, l)
+		cur.lines = append(cur.lines, line)
 	}
 	return append(out, cur)
+}
+
+// indentedHeading reads argp's group headings: one space in, ending in a
+// colon (" Main operation mode:"). The heading keeps its space: it names
+// a group of options, which headings at the margin do not.
+func indentedHeading(l string) (string, bool) {
+	if len(l) < 3 || l[0] != ' ' || l[1] == ' ' || l[1] == '-' || !strings.HasSuffix(l, ":") {
+		return "", false
+	}
+	return " " + strings.ToLower(strings.TrimSuffix(strings.TrimSpace(l), ":")), true
+}
+
+// isOptionLine reports whether l is an indented option with its
+// description beside it: "  -a  --check-sourced  Include warnings".
+func isOptionLine(l string) bool {
+	t := strings.TrimSpace(l)
+	if indentOf(l) == 0 || len(t) < 2 || t[0] != '-' || t[1] == ' ' {
+		return false
+	}
+	_, desc := splitColumns(t)
+	return desc != ""
 }
 
 // entries splits a section's lines into entries. An entry starts at a
@@ -101,19 +133,27 @@ func sections(text string) []section {
 // more spaces than the others); deeper lines continue it. When flagsOnly,
 // only lines starting with '-' start an entry.
 func entries(lines []string, flagsOnly bool) []entry {
+	slack := 0
+	if flagsOnly {
+		slack = 4
+	}
+	return entriesSlack(lines, flagsOnly, slack)
+}
+
+// entriesSlack is entries with the slack given.
+func entriesSlack(lines []string, flagsOnly bool, slack int) []entry {
+	// The margin of entries: the least indent of a flag line; the indent
+	// of the first line of other lists, which a note at the left margin
+	// may follow ("SUBCOMMANDS:", clap's "Note: ...").
 	margin := -1
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
-		if t != "" && (!flagsOnly || t[0] == '-') && (margin < 0 || indentOf(l) < margin) {
+		if t != "" && (!flagsOnly || t[0] == '-') && (margin < 0 || flagsOnly && indentOf(l) < margin) {
 			margin = indentOf(l)
 		}
 	}
 	if margin < 0 {
 		return nil
-	}
-	slack := 0
-	if flagsOnly {
-		slack = 4
 	}
 	var out []entry
 	for _, l := range lines {
@@ -136,6 +176,11 @@ func entries(lines []string, flagsOnly bool) []entry {
 			continue
 		}
 		head, desc := splitColumns(t)
+		if flagsOnly && strings.HasPrefix(desc, "--") && !strings.Contains(head, "--") {
+			// GetOpt's two columns: "-f FORMAT    --format=FORMAT    Output format"
+			long, rest := splitColumns(desc)
+			head, desc = head+", "+long, rest
+		}
 		e := entry{head: head, indent: ind}
 		if desc != "" {
 			e.desc = []string{desc}

@@ -285,7 +285,10 @@ func (d *drafter) addFlag(t *tool, l *layout, f option, line string, counts *typ
 	default:
 		counts.strings++
 	}
-	long := strings.HasPrefix(f.spelling, "--") || len(f.spelling) > 2
+	// "--name=VALUE" for a long option; a one-dash option ("-x", or
+	// sqlite3's "-separator") takes its value as the next argument,
+	// unless the layout's library reads "-name=VALUE" (Go's flag).
+	long := strings.HasPrefix(f.spelling, "--")
 	switch {
 	case f.typ == "boolean" && l.boolValue:
 		in.Flag = f.spelling + "="
