@@ -30,8 +30,8 @@
 // "rigor doctor" starts it as the assistant would and lists its tools.
 // The registration commands live apart so that an app without them does
 // not link the config editors. An app that has commands of those names
-// already, or wants other names, can build them with registercmd.Init,
-// Remove and Doctor itself.
+// already, or wants other names, can build them with
+// [github.com/mcpship/mcpship/registercmd.Init], Remove and Doctor itself.
 //
 // Commands are opt-in: only those listed in Options.Tools are served, and
 // those marked Write only when the server runs with --allow-write.

@@ -3,7 +3,6 @@ package cliv3adapter
 import (
 	"context"
 
-	clv2 "github.com/urfave/cli/v2"
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcpship/mcpship/internal/clitool"
@@ -48,7 +47,7 @@ func registration(opts Options) []*cli.Command {
 	p := registercmd.Program{Args: []string{"mcp"}}
 	for _, t := range opts.Tools {
 		if t.Write {
-			p.Flags = []clv2.Flag{&clv2.BoolFlag{Name: "allow-write", Usage: "register 'mcp --allow-write', which also serves the commands that change things"}}
+			p.Flags = []registercmd.Flag{{Name: "allow-write", Bool: true, Usage: "register 'mcp --allow-write', which also serves the commands that change things"}}
 		}
 	}
 	var out []*cli.Command

@@ -2,7 +2,6 @@ package cobraadapter
 
 import (
 	"github.com/spf13/cobra"
-	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/internal/clitool"
 	"github.com/mcpship/mcpship/mcp"
@@ -44,7 +43,7 @@ func registration(opts Options) []*cobra.Command {
 	p := registercmd.Program{Args: []string{"mcp"}}
 	for _, t := range opts.Tools {
 		if t.Write {
-			p.Flags = []cli.Flag{&cli.BoolFlag{Name: "allow-write", Usage: "register 'mcp --allow-write', which also serves the commands that change things"}}
+			p.Flags = []registercmd.Flag{{Name: "allow-write", Bool: true, Usage: "register 'mcp --allow-write', which also serves the commands that change things"}}
 		}
 	}
 	var out []*cobra.Command

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/filelock"
 )
 
 // Options control how a config file is changed.
@@ -249,7 +251,7 @@ func (t *Target) lock(stateDir, real string) (func(), error) {
 	if err := ensureDir(dir); err != nil {
 		return nil, err
 	}
-	return lockFile(filepath.Join(dir, fileKey(real)+".lock"))
+	return filelock.Lock(filepath.Join(dir, fileKey(real)+".lock"))
 }
 
 // fileMode is the mode of a new config file, less the umask: user files
@@ -431,12 +433,4 @@ func (t *Target) Servers(stateDir string) (regs []Registration, exists bool, err
 		regs = append(regs, reg)
 	}
 	return regs, true, nil
-}
-
-// Lock takes an exclusive lock on the file path (created if need be),
-// waiting while another process holds it, and returns the function that
-// releases it. It is the lock that guards config files (flock where the
-// system has it); others use it for work of their own.
-func Lock(path string) (unlock func(), err error) {
-	return lockFile(path)
 }

@@ -61,7 +61,7 @@ var tools = cliadapter.Options{
 // it out again and "goapp doctor" checks it answers.
 var server = registercmd.Program{
 	Args:  []string{"mcp"},
-	Flags: []cli.Flag{&cli.BoolFlag{Name: "allow-write", Usage: "register 'mcp --allow-write', which also serves the commands that change things"}},
+	Flags: []registercmd.Flag{{Name: "allow-write", Bool: true, Usage: "register 'mcp --allow-write', which also serves the commands that change things"}},
 }
 
 // newApp builds the app; cliadapter calls it afresh for every tool call.

@@ -4,7 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mcpship/mcpship/installer"
+	"github.com/mcpship/mcpship/internal/filelock"
 )
 
 // Lock waits for, and takes, the lock of the servers under root, and
@@ -15,5 +15,5 @@ func Lock(root string) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(root), 0o755); err != nil {
 		return nil, err
 	}
-	return installer.Lock(filepath.Clean(root) + ".lock")
+	return filelock.Lock(filepath.Clean(root) + ".lock")
 }

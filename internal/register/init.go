@@ -16,7 +16,8 @@ import (
 )
 
 // A Program is the server that init registers: this program, run with
-// Args, which serves MCP over stdio.
+// Args, which serves MCP over stdio. Package registercmd's Program, for
+// apps, is converted into this one.
 type Program struct {
 	// Name is the server's name in the config files (the default of
 	// --name) and the program's name in help, where --client then points
@@ -33,19 +34,6 @@ type Program struct {
 	// code 64 is a usage error. Default: each of Flags that is set, passed
 	// on as --NAME (a bool flag that is true) or --NAME=VALUE.
 	FlagArgs func(c *cli.Context, d Dest) ([]string, error)
-}
-
-// Commands returns init, remove and doctor for p: what a program that
-// serves its own commands over MCP (see package cliadapter) adds to
-// itself to register its server, take it out again and check it answers.
-// For a server with --allow-write:
-//
-//	app.Commands = append(app.Commands, registercmd.Commands(registercmd.Program{
-//		Args:  []string{"mcp"},
-//		Flags: []cli.Flag{&cli.BoolFlag{Name: "allow-write", Usage: "register 'mcp --allow-write'"}},
-//	})...)
-func Commands(p Program) []*cli.Command {
-	return []*cli.Command{Init(p), Remove(p), Doctor(&p)}
 }
 
 // A Dest is a config file init registers a program in.

@@ -1,6 +1,6 @@
 //go:build windows
 
-package installer
+package filelock
 
 import (
 	"io/fs"
@@ -9,10 +9,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// lockFile takes an exclusive lock (LockFileEx) on path, waiting for
+// lock takes an exclusive lock (LockFileEx) on path, waiting for
 // other holders, and returns the function that releases it. Windows
 // releases the lock if the process dies, so it is never stale.
-func lockFile(path string) (func(), error) {
+func lock(path string) (func(), error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err

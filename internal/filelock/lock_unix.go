@@ -1,16 +1,16 @@
 //go:build unix
 
-package installer
+package filelock
 
 import (
 	"os"
 	"syscall"
 )
 
-// lockFile takes an exclusive flock on path, waiting for other holders,
+// lock takes an exclusive flock on path, waiting for other holders,
 // and returns the function that releases it. The kernel releases the lock
 // if the process dies, so it is never stale.
-func lockFile(path string) (func(), error) {
+func lock(path string) (func(), error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package installer
+package filelock
 
 import (
 	"path/filepath"
@@ -39,4 +39,4 @@ func testLock(t *testing.T, lock func(string) (func(), error)) {
 	}
 }
 
-func TestLockFile(t *testing.T) { testLock(t, lockFile) }
+func TestLockFile(t *testing.T) { testLock(t, Lock) }

@@ -1,4 +1,4 @@
-package register
+package registercmd_test
 
 import (
 	"bytes"
@@ -13,17 +13,18 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/installer"
+	"github.com/mcpship/mcpship/registercmd"
 )
 
 // run runs a host app that has init, remove and doctor for "demo mcp",
 // with a --loud flag that adds "--loud", and returns what it printed.
 func run(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	p := Program{
+	p := registercmd.Program{
 		Args:  []string{"mcp"},
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "loud"}},
-		FlagArgs: func(c *cli.Context, _ Dest) ([]string, error) {
-			if c.Bool("loud") {
+		Flags: []registercmd.Flag{{Name: "loud", Bool: true}},
+		FlagArgs: func(_ registercmd.Dest, flags map[string]string) ([]string, error) {
+			if flags["loud"] == "true" {
 				return []string{"--loud"}, nil
 			}
 			return nil, nil
@@ -35,7 +36,7 @@ func run(t *testing.T, args ...string) (string, error) {
 		Writer:         &out,
 		ErrWriter:      &out,
 		ExitErrHandler: func(*cli.Context, error) {},
-		Commands:       []*cli.Command{Init(p), Remove(p), Doctor(&p)},
+		Commands:       []*cli.Command{registercmd.Init(p), registercmd.Remove(p), registercmd.Doctor(p)},
 	}
 	err := app.Run(append([]string{"demo"}, args...))
 	return out.String(), err
@@ -107,12 +108,12 @@ func TestCommandsPassFlags(t *testing.T) {
 	home, proj := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	p := Program{Args: []string{"mcp"}, Flags: []cli.Flag{
-		&cli.BoolFlag{Name: "allow-write"},
-		&cli.BoolFlag{Name: "quiet"},
-		&cli.StringFlag{Name: "profile", Value: "dev"},
+	p := registercmd.Program{Args: []string{"mcp"}, Flags: []registercmd.Flag{
+		{Name: "allow-write", Bool: true},
+		{Name: "quiet", Bool: true},
+		{Name: "profile"},
 	}}
-	cmds := Commands(p)
+	cmds := registercmd.Commands(p)
 	var names []string
 	for _, c := range cmds {
 		names = append(names, c.Name)
@@ -136,6 +137,65 @@ func TestCommandsPassFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got, want := file.McpServers["demo"].Args, []string{"mcp", "--allow-write", "--profile=prod"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("registered args %q, want %q", got, want)
+	}
+}
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+func (e usageError) ExitCode() int { return 64 }
+
+// TestFlagArgsGetsDest checks that FlagArgs is called for each config
+// file with where it is and the flags given, by name, and that its usage
+// error stops init before any file is written.
+func TestFlagArgsGetsDest(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	var dests []registercmd.Dest
+	p := registercmd.Program{
+		Args:  []string{"mcp"},
+		Flags: []registercmd.Flag{{Name: "profile"}, {Name: "fast", Bool: true}},
+		FlagArgs: func(d registercmd.Dest, flags map[string]string) ([]string, error) {
+			dests = append(dests, d)
+			if flags["profile"] == "bad" {
+				return nil, usageError{"--profile bad: no such profile"}
+			}
+			return []string{"--profile", flags["profile"], "--fast=" + flags["fast"], "--in=" + d.Scope}, nil
+		},
+	}
+	runApp := func(args ...string) error {
+		var out bytes.Buffer
+		app := &cli.App{Name: "demo", Writer: &out, ErrWriter: &out, ExitErrHandler: func(*cli.Context, error) {}, Commands: registercmd.Commands(p)}
+		return app.Run(append([]string{"demo"}, args...))
+	}
+	err := runApp("init", "--project", proj, "--client", "claude-code,cursor", "--profile", "bad")
+	if exitCode(err) != 64 || !strings.Contains(err.Error(), "--profile bad: no such profile") {
+		t.Errorf("init --profile bad: %v (exit %d), want the usage error of FlagArgs", err, exitCode(err))
+	}
+	if _, err := os.Stat(filepath.Join(proj, ".mcp.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("init --profile bad wrote .mcp.json (%v)", err)
+	}
+	dests = nil
+	if err := runApp("init", "--project", proj, "--client", "claude-code,cursor", "--profile", "dev", "--fast"); err != nil {
+		t.Fatal(err)
+	}
+	want := []registercmd.Dest{{Client: "claude-code", Scope: "project", Project: proj}, {Client: "cursor", Scope: "project", Project: proj}}
+	if !reflect.DeepEqual(dests, want) {
+		t.Errorf("FlagArgs was called for %+v, want %+v", dests, want)
+	}
+	b, err := os.ReadFile(filepath.Join(proj, ".cursor", "mcp.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		McpServers map[string]installer.Entry `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(b, &file); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := file.McpServers["demo"].Args, []string{"mcp", "--profile", "dev", "--fast=true", "--in=project"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("registered args %q, want %q", got, want)
 	}
 }
