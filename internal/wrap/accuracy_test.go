@@ -75,6 +75,7 @@ var programs = []program{
 	{name: "sqlite3", layout: "plain", leaves: []string{"plain-sqlite3"}, options: 37},
 	{name: "git", layout: "plain", roots: []string{"plain-git"},
 		commands: "clone init add mv restore rm bisect diff grep log show status branch commit merge rebase reset switch tag fetch pull push"},
+	{name: "git log", layout: "man page", leaves: []string{"man-git-log"}, options: 169},
 }
 
 // mistyped are the options that are read but with another type than the
@@ -133,6 +134,10 @@ var mistyped = map[string]string{
 	"argparse-httpie --max-redirects":       "an integer",
 	"argparse-httpie --max-headers":         "an integer",
 	"argparse-httpie --timeout":             "a number of seconds",
+	"man-git-log --decorate-refs":           "repeatable: a list of patterns",
+	"man-git-log --dirstat-by-file":         "one comma-separated value, not a list",
+	"man-git-log --word-diff":               "an enum its description lists: color, plain, porcelain, none",
+	"man-git-log --color-moved":             "an enum its description lists: no, default, plain, blocks, zebra, dimmed-zebra",
 }
 
 // wantAccuracy pins the figures docs/wrap.md reports, per program:
@@ -173,6 +178,7 @@ var wantAccuracy = map[string][4]int{
 	"rg":           {0, 0, 98, 98},
 	"jq":           {0, 0, 12, 16},
 	"sqlite3":      {0, 0, 35, 37},
+	"git log":      {0, 0, 165, 169},
 	"git":          {0, 22, 0, 0},
 }
 

@@ -33,6 +33,9 @@ func readFlags(l *layout, lines []string) ([]option, []string) {
 		if e.head == "-" || isPlaceholderFlag(e.head) { // argparse's "-" (stdin); grep's "-NUM"
 			continue
 		}
+		if l.manPage && !namesOnly(e.head) {
+			continue // a line of prose that starts with an option's name
+		}
 		f, ok := parseFlag(l, e)
 		if !ok {
 			unread = append(unread, e.head)
@@ -44,6 +47,20 @@ func readFlags(l *layout, lines []string) ([]option, []string) {
 		out = append(out, f)
 	}
 	return out, unread
+}
+
+// namesOnly reports whether a manual page's option line holds only
+// spellings, each with at most one placeholder: "-n <number>,
+// --max-count=<number>", not "--full-history without parent rewriting".
+func namesOnly(head string) bool {
+	for _, part := range strings.Split(head, ", ") {
+		f := strings.Fields(part)
+		if len(f) == 0 || f[0][0] != '-' || len(f) > 2 ||
+			len(f) == 2 && !strings.ContainsAny(f[1], "<[") && strings.ToUpper(f[1]) != f[1] {
+			return false
+		}
+	}
+	return true
 }
 
 // isPlaceholderFlag reports whether a flag line stands for a family of
@@ -71,7 +88,7 @@ func (f *option) isHelp() bool {
 var (
 	reDefault  = re(`\((?:default|Default)(?::| is)? ?([^()]+(?:\([^()]*\)[^()]*)*)\)|\[default: ([^\]]*)\]`)
 	rePossible = re(`\[possible values: ([^\]]*)\]`)
-	reOneOf    = re(`(?i)(?:one of|choices are|possible values(?: are)?|must be one of|either)[: ]+((?:["'\x60*]?[\w.-]+["'\x60*]?(?:,\s*|\s+or\s+|\s+and\s+|\s*\|\s*|\s*/\s*)){1,15}["'\x60*]?[\w.-]+["'\x60*]?)`)
+	reOneOf    = re(`(?i)(?:one of|choices are|possible values(?: are)?|must be one of|either)[: ]+((?:["'\x60*]?[\w.-]+["'\x60*]?(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|\s*\|\s*|\s*/\s*)){1,15}["'\x60*]?[\w.-]+["'\x60*]?)`)
 	// reProse is a list after a colon that ends the description, a
 	// value marked the default: "order: none (default), name or inode".
 	reProse = re(`: ((?:\w[\w.-]*(?: \(default\))?, )+\w[\w.-]*(?: \(default\))? or \w[\w.-]*(?: \(default\))?)\.?$`)
@@ -79,7 +96,7 @@ var (
 	// the description: "Use color (auto, always, never)"; bat marks the
 	// default "(*auto*, never, always)".
 	reListed      = re(`\(((?:\*?\w[\w.+-]*\*?, ){2,15}\*?\w[\w.+-]*\*?)\)\.?$`)
-	reRepeat      = re(`(?i)(?:can|may) be (?:specified|used|given|passed|supplied|provided) (?:multiple times|more than once|several times)|\brepeatable\b|(?:may|can) be repeated|multiple (?:\w+ ){0,3}(?:can|may) be (?:specified|given|passed)|by repeating|several -{1,2}[\w-]+'?s allowed|multiple values are accepted|options accumulate|as separate \x60?-{1,2}[\w-]+`)
+	reRepeat      = re(`(?i)(?:can|may) be (?:specified|used|given|passed|supplied|provided) (?:multiple times|more than once|several times)|\brepeatable\b|(?:may|can) be repeated|multiple (?:\w+ ){0,3}(?:can|may) be (?:specified|given|passed)|by repeating|several -{1,2}[\w-]+'?s allowed|multiple values are accepted|options accumulate|as separate \x60?-{1,2}[\w-]+|(?:can|may) (?:specify|give|use|pass) (?:this option|it) (?:more than once|multiple times|several times)`)
 	reLeadingEnum = re(`^\[([\w.-]+(?:\|[\w.-]+)+)\]|^\(([\w.-]+(?:\|[\w.-]+)+)\)`)
 	reRequired    = re(`\[required\]|\(required\)`)
 )
@@ -121,7 +138,19 @@ func parseFlag(l *layout, e entry) (option, bool) {
 				name = strings.TrimSuffix(name, "...")
 				repeated = true
 			}
-			f.names = append(f.names, name)
+			if j := strings.IndexAny(name, "<:"); j > 1 { // git's -S<string>, -U<n>, -L:<funcname>:<file>
+				values = append(values, name[j:])
+				last++
+				name = name[:j]
+			} else if j == 1 {
+				break // git's -<number>: a family of options, as grep's -NUM
+			}
+			if len(name) > 2 {
+				name = strings.TrimRight(name, ".") // a manual page's "--raw."
+			}
+			if !slices.Contains(f.names, name) {
+				f.names = append(f.names, name)
+			}
 		case len(f.names) == 0:
 			return f, false
 		case l.equalsOnly && strings.HasPrefix(toks[i-1], "--") && !strings.HasSuffix(toks[i-1], ","):
@@ -147,9 +176,17 @@ func parseFlag(l *layout, e entry) (option, bool) {
 	f.value = strings.Join(values, " ")
 	f.spelling = f.names[0]
 	for _, n := range f.names {
-		if strings.HasPrefix(n, "--") {
-			f.spelling = n
+		if strings.HasPrefix(n, "--") && !strings.HasPrefix(n, "--no-") {
+			f.spelling = n // git's "--no-decorate, --decorate[=short|full]": --decorate
 			break
+		}
+	}
+	if !strings.HasPrefix(f.spelling, "--") {
+		for _, n := range f.names {
+			if strings.HasPrefix(n, "--") {
+				f.spelling = n
+				break
+			}
 		}
 	}
 	if m := reDefault().FindStringSubmatch(f.desc); m != nil {
@@ -162,6 +199,10 @@ func parseFlag(l *layout, e entry) (option, bool) {
 	}
 	if l.defaultInHead && len(values) == 1 {
 		f.typeFromDefault(strings.TrimSuffix(values[0], ":"))
+	} else if last > 0 {
+		// The last spelling's values: git's "-L<start>,<end>:<file>,
+		// -L:<funcname>:<file>" takes one value, in either form.
+		f.typeFrom(l, values[len(values)-last:], repeated)
 	} else {
 		f.typeFrom(l, values, repeated)
 	}
@@ -205,16 +246,16 @@ func (f *option) typeFrom(l *layout, values []string, repeated bool) {
 	case strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") && strings.Contains(v, "|"): // Click choices
 		f.typ, f.enum = "string", splitEnum(v[1:len(v)-1], "|")
 		return
-	case literalChoices(strings.Trim(v, "<>"), f.desc) != nil: // <always|avoid>
-		f.typ, f.enum = "string", literalChoices(strings.Trim(v, "<>"), f.desc)
+	case literalChoices(v, f.desc) != nil: // <always|avoid>, git's (off|none|on) and [receive|uploadpack]
+		f.typ, f.enum = "string", literalChoices(v, f.desc)
 		return
 	case strings.HasSuffix(v, "..."):
 		f.array = true
 		v = strings.TrimSpace(strings.TrimSuffix(v, "..."))
 		f.guess = "a list; the program may want the values after one flag rather than the flag repeated"
 	}
-	if strings.Count(v, "<") > 1 { // clap: <VAR> <MIN> <MAX>
-		f.skip = "it takes " + strconv.Itoa(strings.Count(v, "<")) + " values"
+	if n := placeholders(v); n > 1 { // clap: <VAR> <MIN> <MAX>
+		f.skip = "it takes " + strconv.Itoa(n) + " values"
 		return
 	}
 	word := strings.ToLower(strings.Trim(v, "<>"))
@@ -242,6 +283,18 @@ func (f *option) typeFrom(l *layout, values []string, repeated bool) {
 	if repeated {
 		f.array = true
 	}
+}
+
+// placeholders counts the values of "<VAR> <MIN> <MAX>": words with a
+// '<', apart; git's "<width>[,<name-width>]" is one value.
+func placeholders(v string) int {
+	n := 0
+	for _, w := range strings.Fields(v) {
+		if strings.Contains(w, "<") {
+			n++
+		}
+	}
+	return n
 }
 
 // typeFromDefault sets the flag's type from its default, as kubectl
@@ -313,16 +366,35 @@ func splitEnum(s, sep string) []string {
 	return out
 }
 
+// proseWords end a list of values in a sentence: "none, dirty or all,
+// which is the default".
+var proseWords = words(`which that the is are a an if when where and or default etc otherwise see this these`)
+
+// proseEnd cuts a list "a, b, or c, which" before its first word of
+// prose, and drops the "or" of ", or".
+func proseEnd(list string) string {
+	list = strings.ReplaceAll(strings.ReplaceAll(list, ", or ", ", "), ", and ", ", ")
+	var keep []string
+	for _, v := range strings.Split(list, ",") {
+		if proseWords[strings.ToLower(strings.Trim(strings.TrimSpace(v), "\"'`*"))] {
+			break
+		}
+		keep = append(keep, v)
+	}
+	return strings.Join(keep, ",")
+}
+
 // literalChoices returns the values of a placeholder such as
-// "always|never|auto": three or more, or two of which the description
-// names one the default ("Defaults to always."). fd's "<date|dur>" names
-// kinds of value, not values.
+// "always|never|auto". In angle brackets, three or more, or two of which
+// the description names one the default ("Defaults to always."): fd's
+// "<date|dur>" names kinds of value, not values.
 func literalChoices(v, desc string) []string {
-	vals := splitEnum(v, "|")
+	angle := strings.HasPrefix(v, "<")
+	vals := splitEnum(strings.Trim(v, "<>()"), "|")
 	if len(vals) < 2 {
 		return nil
 	}
-	if len(vals) >= 3 {
+	if len(vals) >= 3 || !angle {
 		return vals
 	}
 	lower := strings.ToLower(desc)
@@ -368,8 +440,10 @@ func enumIn(desc string) []string {
 			return vals
 		}
 	}
-	if m := reOneOf().FindStringSubmatch(desc); m != nil {
-		list := strings.TrimRight(m[1], ".")
+	if m := reOneOf().FindStringSubmatchIndex(desc); m != nil && !strings.ContainsAny(desc[m[3]:min(m[3]+1, len(desc))], ":=<") {
+		// Not when the last value goes on ("format:<string>"): the values
+		// take arguments.
+		list := proseEnd(strings.TrimRight(desc[m[2]:m[3]], "."))
 		for _, sep := range []string{" or ", " and ", "|", "/"} {
 			list = strings.ReplaceAll(list, sep, ",")
 		}

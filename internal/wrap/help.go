@@ -62,6 +62,8 @@ func parseHelp(text string) *help {
 func (l *layout) kindOf(s section, first, seenUsage bool) kind {
 	k, ok := l.headings[s.heading]
 	switch {
+	case first && s.heading == "" && l.manPage:
+		return other // the page's header
 	case first && s.heading == "":
 		return about
 	case l.indentedHeadings && strings.HasPrefix(s.heading, " "):

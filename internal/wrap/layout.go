@@ -60,16 +60,20 @@ type layout struct {
 	// equalsOnly: a long option's value follows '=' and never a space
 	// (argp, GetOpt), so a word after it begins its description.
 	equalsOnly bool
-	// singleDash: the program's options are words after one dash
-	// (-separator SEP), their values the next argument.
-	singleDash bool
+	// manPage: a manual page as man prints it: the first line is the
+	// page's header, not a description; options stand at one indent, their
+	// descriptions deeper.
+	manPage bool
 }
 
 // flagSlack is how much deeper than the first option of a section an
 // option line may start.
 func (l *layout) flagSlack() int {
-	if l.longColumn {
+	switch {
+	case l.longColumn:
 		return 40
+	case l.manPage:
+		return 0
 	}
 	return 4
 }
@@ -175,6 +179,18 @@ var layouts = []*layout{
 			"arguments": args},
 		unknown: mixed,
 		types:   clickTypes, dashdash: true,
+	},
+	{
+		// A manual page, as git's subcommands print for --help:
+		// "GIT-LOG(1)  Git Manual  GIT-LOG(1)", NAME, SYNOPSIS, OPTIONS.
+		name: "man page",
+		signs: []func() *regexp.Regexp{re(`\A\s*\S+\(\d\w*\) {2,}.*\S+\(\d\w*\)\s*\n`),
+			re(`(?m)^NAME\n {3,}\S`), re(`(?m)^SYNOPSIS\n`)},
+		headings: map[string]kind{"name": about, "synopsis": usage, "options": flags, "description": other,
+			"examples": other, "see also": other, "configuration": other, "environment": other, "files": other,
+			"exit status": other, "bugs": other, "author": other, "authors": other, "notes": other},
+		unknown: mixed, // more option sections: "DIFF FORMATTING"
+		manPage: true,
 	},
 	{
 		// GNU argp: "Usage: tar [OPTION...] [FILE]...", options in groups

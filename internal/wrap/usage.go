@@ -53,6 +53,9 @@ func usageArgs(usage string, l *layout, depth int) (out []arg, unread []string) 
 		return nil, nil
 	}
 	for _, g := range groups[depth+1:] {
+		if rest, ok := strings.CutPrefix(g, "[[--] "); ok { // git's [[--] <path>...]
+			g = "[" + rest
+		}
 		inner := strings.Trim(strings.TrimSuffix(g, "..."), "[]<>")
 		inner = strings.TrimSpace(strings.TrimSuffix(inner, "..."))
 		lower := strings.ToLower(inner)
