@@ -261,7 +261,10 @@ func (d *drafter) walk(n *node, summary string) {
 		return
 	}
 	d.res.Recognised = append(d.res.Recognised, fmt.Sprintf("%s: %s help; %s",
-		d.cmdline(n.path), h.layout.name, plural(len(h.commands), "subcommand")))
+		d.cmdline(n.path), h.layout.name, commandsNote(h)))
+	if self := itself(n); self != nil {
+		d.walk(self, summary) // it runs by itself too: a tool of its own
+	}
 	for _, c := range h.commands {
 		path := append(slices.Clone(n.path), c.name)
 		line := d.cmdline(path)

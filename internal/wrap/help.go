@@ -16,12 +16,14 @@ type help struct {
 	inherited []option
 	args      []arg    // from an arguments section
 	unread    []string // lines of flag sections that could not be read
+	dropped   []string // commands listed but not drafted: help, completion
 }
 
 type subcommand struct {
-	name    string
-	aliases []string
-	summary string
+	name      string
+	aliases   []string
+	summary   string
+	isDefault bool // it runs when no command is given
 }
 
 // arg is a positional argument.
@@ -37,20 +39,28 @@ func parseHelp(text string) *help {
 	l := detect(text)
 	h := &help{layout: l}
 	seenUsage := false
-	for i, s := range sections(text, l) {
+	secs := sections(text, l)
+	for i, s := range secs {
 		k := l.kindOf(s, i == 0, seenUsage)
 		seenUsage = seenUsage || k == usage
 		h.readSection(k, s)
 	}
 	if l == fallback && len(h.flags) == 0 {
 		// Option lines anywhere, as GNU programs print them.
-		for _, s := range sections(text, l) {
+		for _, s := range secs {
 			fs, _ := readFlags(l, s.lines)
 			h.flags = append(h.flags, fs...)
 		}
 	}
+	if l == fallback {
+		h.looseCommands(secs)
+	}
 	h.commands = slices.DeleteFunc(h.commands, func(c subcommand) bool {
-		return c.name == "help" || c.name == "completion" || c.name == "" || c.summary == "==SUPPRESS=="
+		if c.name == "help" || c.name == "completion" {
+			h.dropped = append(h.dropped, c.name)
+			return true
+		}
+		return c.name == "" || c.summary == "==SUPPRESS==" // argparse's hidden commands
 	})
 	return h
 }
@@ -70,6 +80,8 @@ func (l *layout) kindOf(s section, first, seenUsage bool) kind {
 		return flags
 	case !ok && l.describeFirst && !seenUsage:
 		return other // "EXIT STATUS", "The modes are:" in a Cobra command's Long
+	case !ok && isCommandsHeading(s.heading):
+		return commands // "Management Commands:", "CORE COMMANDS"
 	case !ok:
 		return l.unknown
 	}
@@ -198,7 +210,9 @@ func readCommands(lines []string) []subcommand {
 			out = append(out, readCommands(e.nested)...)
 			continue
 		}
-		head := e.head
+		c := subcommand{name: e.head, summary: joinDesc(e.desc)}
+		markDefault(&c)
+		head := c.name
 		// goreleaser's "check [configuration files] [--flags]", argparse's "name (alias)"
 		if i := strings.IndexAny(head, "[<("); i > 0 {
 			head = strings.TrimSpace(head[:i])
@@ -219,7 +233,8 @@ func readCommands(lines []string) []subcommand {
 		if len(names) == 0 {
 			continue
 		}
-		out = append(out, subcommand{name: names[0], aliases: names[1:], summary: joinDesc(e.desc)})
+		c.name, c.aliases = names[0], names[1:]
+		out = append(out, c)
 	}
 	return out
 }

@@ -26,6 +26,9 @@ func dump(h *help) string {
 		if len(c.aliases) > 0 {
 			fmt.Fprintf(&b, " (%s)", strings.Join(c.aliases, ", "))
 		}
+		if c.isDefault {
+			b.WriteString(" [default]")
+		}
 		fmt.Fprintf(&b, ": %s\n", c.summary)
 	}
 	for _, a := range h.args {

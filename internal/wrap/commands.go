@@ -1,0 +1,122 @@
+package wrap
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// isCommandsHeading reports whether a heading the layout does not know
+// names a list of commands: "Management Commands", "Common Commands",
+// gh's "CORE COMMANDS", "Available subcommands".
+func isCommandsHeading(heading string) bool {
+	h := strings.TrimSpace(heading)
+	return strings.HasSuffix(h, " commands") || strings.HasSuffix(h, "subcommands") || h == "commands"
+}
+
+// reCommandWord is a usage word that stands for a subcommand.
+var reCommandWord = re(`(?i)^[\[<]*(?:sub)?commands?(?:[\]>.\s]|$)|^\{`) // argparse: {a,b,c}
+
+// hasCommandWord reports whether a usage, after the program and depth
+// subcommand names, has a word for a subcommand: COMMAND, <SUBCOMMAND>,
+// [command].
+func hasCommandWord(form string, depth int) bool {
+	groups := usageGroups(form)
+	if len(groups) <= depth+1 {
+		return false
+	}
+	return slices.ContainsFunc(groups[depth+1:], func(g string) bool { return reCommandWord().MatchString(g) })
+}
+
+// looseCommands reads the commands of a help that lists them in groups
+// under titles of its own ("start a working area (see also: ...)" in
+// git's help): indented lines of a command name and its summary. Only
+// when the usage names a command, so that a list of values is not taken
+// for one.
+func (h *help) looseCommands(secs []section) {
+	if len(h.commands) > 0 || !hasCommandWord(h.usage, 0) {
+		return
+	}
+	for _, s := range secs {
+		for _, l := range s.lines {
+			t := strings.TrimSpace(l)
+			if ind := indentOf(l); ind < 2 || ind > 8 {
+				continue
+			}
+			head, desc := splitColumns(t)
+			if desc != "" && validCommandName(head) && !strings.HasPrefix(head, "-") {
+				h.commands = append(h.commands, subcommand{name: head, summary: desc})
+			}
+		}
+	}
+}
+
+// markDefault reads a command that runs when none is given: Click's
+// default group marks it "query*", Cobra programs say "(default)" first.
+func markDefault(c *subcommand) {
+	if n, ok := strings.CutSuffix(c.name, "*"); ok && n != "" {
+		c.name, c.isDefault = n, true
+	}
+	if strings.HasPrefix(c.summary, "(default)") { // kept: the tool's description says so too
+		c.isDefault = true
+	}
+}
+
+// ownForm returns the form of a command's usage that runs the command
+// itself, although it has subcommands: a form without a word for a
+// subcommand beside one with it ("hugo [flags]" beside "hugo [command]";
+// a usage of one form says nothing, as kubectl's "kubectl [flags]"), or,
+// in clap, one whose subcommand is optional ("[COMMAND]"). "" when every
+// form wants a subcommand.
+func (h *help) ownForm(depth int) string {
+	forms := append([]string{h.usage}, h.forms...)
+	for _, form := range forms {
+		if form == "" {
+			continue
+		}
+		if len(forms) > 1 && !hasCommandWord(form, depth) {
+			// Cobra prints "prog [flags]" only for a command that runs.
+			return form
+		}
+		if h.layout.name == "clap" {
+			groups := usageGroups(form)
+			for _, g := range groups[min(depth+1, len(groups)):] {
+				if u := strings.ToUpper(g); u == "[COMMAND]" || u == "[SUBCOMMAND]" {
+					return strings.Replace(form, " "+g, "", 1)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// itself returns the command n as a command of its own, without its
+// subcommands, when its usage says it runs by itself (hugo builds a site,
+// bat prints files); nil when it only groups its subcommands.
+func itself(n *node) *node {
+	form := n.help.ownForm(len(n.path))
+	if form == "" {
+		return nil
+	}
+	h := *n.help
+	h.usage, h.forms, h.commands, h.dropped = form, nil, nil, nil
+	self := *n
+	self.help = &h
+	return &self
+}
+
+// commandsNote says what a command's list of subcommands holds, for the
+// report: how many, which one runs when none is given, and which are not
+// drafted because they only print help or shell completion.
+func commandsNote(h *help) string {
+	s := plural(len(h.commands), "subcommand")
+	for _, c := range h.commands {
+		if c.isDefault {
+			s += fmt.Sprintf("; %s is the default command (it runs when none is given)", c.name)
+		}
+	}
+	if len(h.dropped) > 0 {
+		s += fmt.Sprintf("; not drafted: %s (help and shell completion)", strings.Join(h.dropped, ", "))
+	}
+	return s
+}
