@@ -5,10 +5,14 @@
 #
 #   sh scripts/install-wrapfixtures.sh
 #
-# From Debian (apt-get, as root or with password-less sudo; about 16 MB to
-# download): gdu and restic (Cobra), duf (Go's flag), yamllint and reuse
-# (argparse), python3-flask and black (Click), fd-find, hyperfine and hexyl
-# (clap), ripgrep (clap 2 with a template of its own) and git.
+# From Debian (apt-get, as root or with password-less sudo; about 45 MB to
+# download), one or more per help layout: gdu, restic, hugo and gh (Cobra),
+# duf (Go's flag), yamllint, reuse, httpie and pre-commit (argparse),
+# python3-flask, black and sqlite-utils (Click), fd-find, hyperfine, hexyl,
+# ripgrep, bat, lsd, tealdeer and zoxide (clap 2, 3 and 4), tar and cpio
+# (GNU argp), shellcheck (GetOpt), sqlite3 (options after one dash), jq
+# (options of two values), git and man-db (git's subcommands print their
+# manual pages for --help).
 # From the Go module proxy (go install, into $MCPSHIP_CACHE/wrapfixtures,
 # default ~/.cache/mcpship/wrapfixtures): yq (Cobra), swag (urfave/cli v2),
 # and urfave/cli v3's own build tool, as "builder" (urfave/cli v3). The tests
@@ -16,13 +20,38 @@
 #
 # The script is idempotent: a second run installs nothing. What it cannot
 # install (no root, a registry out of reach) gets one "SKIPPED: <what>: <why>"
-# line and the script goes on; the tests that need it skip, or fail under
+# line per program and the script goes on; the tests that need it skip, or fail under
 # CI=true. It exits 1 only on other failures.
 set -eu
 
-APT_PACKAGES="gdu duf yamllint reuse python3-flask black fd-find hyperfine hexyl ripgrep restic git"
-# The binary each package installs, checked to decide whether to install.
-APT_BINARIES="/usr/bin/gdu /usr/bin/duf /usr/bin/yamllint /usr/bin/reuse /usr/bin/flask /usr/bin/black /usr/bin/fdfind /usr/bin/hyperfine /usr/bin/hexyl /usr/bin/rg /usr/bin/restic /usr/bin/git"
+# PACKAGE BINARY, one per line: the binary decides whether to install.
+APT_PROGRAMS="gdu /usr/bin/gdu
+duf /usr/bin/duf
+yamllint /usr/bin/yamllint
+reuse /usr/bin/reuse
+python3-flask /usr/bin/flask
+black /usr/bin/black
+fd-find /usr/bin/fdfind
+hyperfine /usr/bin/hyperfine
+hexyl /usr/bin/hexyl
+ripgrep /usr/bin/rg
+restic /usr/bin/restic
+git /usr/bin/git
+hugo /usr/bin/hugo
+gh /usr/bin/gh
+httpie /usr/bin/http
+pre-commit /usr/bin/pre-commit
+sqlite-utils /usr/bin/sqlite-utils
+bat /usr/bin/batcat
+lsd /usr/bin/lsd
+tealdeer /usr/bin/tldr
+zoxide /usr/bin/zoxide
+tar /usr/bin/tar
+cpio /usr/bin/cpio
+shellcheck /usr/bin/shellcheck
+sqlite3 /usr/bin/sqlite3
+jq /usr/bin/jq
+man-db /usr/bin/man"
 
 # NAME MODULE PACKAGE VERSION, one per line.
 GO_PROGRAMS="yq github.com/mikefarah/yq/v4 github.com/mikefarah/yq/v4 v4.54.3
@@ -39,9 +68,11 @@ unreachable() {
 
 install_apt() {
 	missing=
-	for bin in $APT_BINARIES; do
-		[ -x "$bin" ] || missing="$missing $bin"
-	done
+	while read -r package bin; do
+		[ -x "$bin" ] || missing="$missing $package"
+	done <<EOF
+$APT_PROGRAMS
+EOF
 	if [ -z "$missing" ]; then
 		say "the Debian programs are installed"
 		return
@@ -49,32 +80,36 @@ install_apt() {
 	why=
 	sudo=
 	if ! command -v apt-get >/dev/null 2>&1; then
-		why="there is no apt-get here; install$missing with your package manager"
+		why="there is no apt-get here; install it with your package manager"
 	elif [ "$(id -u)" -ne 0 ]; then
 		if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
 			sudo="sudo -n"
 		else
-			why="installing them needs root: sudo apt-get install $APT_PACKAGES"
+			why="installing it needs root"
 		fi
 	fi
 	if [ -n "$why" ]; then
-		skip "wrap test programs from Debian ($APT_PACKAGES)" "$why"
+		for package in $missing; do
+			skip "$package (wrap tests)" "$why: sudo apt-get install $package"
+		done
 		return
 	fi
-	say "installing $APT_PACKAGES with apt-get..."
+	say "installing$missing with apt-get..."
 	start=$(date +%s)
-	if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q >"$log" 2>&1 || unreachable "$log"; then
-		cat "$log" >&2
-		unreachable "$log" || die "apt-get update failed (output above)"
-		skip "wrap test programs from Debian" "the Debian package repositories cannot be reached; run this script again once they can"
-		return
-	fi
+	# apt-get install first, with the lists the machine's own configuration
+	# keeps; they are updated only when that fails.
 	# shellcheck disable=SC2086 # a word list on purpose
-	if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $APT_PACKAGES >"$log" 2>&1; then
-		cat "$log" >&2
-		unreachable "$log" || die "apt-get install failed (output above)"
-		skip "wrap test programs from Debian" "the Debian package repositories cannot be reached; run this script again once they can"
-		return
+	if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >"$log" 2>&1; then
+		# shellcheck disable=SC2086
+		if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q >"$log" 2>&1 || unreachable "$log" ||
+			! $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >"$log" 2>&1; then
+			cat "$log" >&2
+			unreachable "$log" || die "apt-get failed (output above)"
+			for package in $missing; do
+				skip "$package (wrap tests)" "the Debian package repositories cannot be reached; run this script again once they can"
+			done
+			return
+		fi
 	fi
 	say "installed them in $(($(date +%s) - start))s"
 }
