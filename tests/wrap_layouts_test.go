@@ -84,14 +84,20 @@ func TestWrapSingleDash(t *testing.T) {
 		t.Errorf("sqlite3 -separator ';': isError=%v, output %q, want 1;2", isErr, out)
 	}
 
+	// jq's --arg NAME VALUE is a map: each entry passed as --arg NAME VALUE.
+	// (Its usage of three forms gives one list of positionals, args_arg.)
 	jq := wrapProgram(t, "/usr/bin/jq")
 	d = wrapDraft(t, "--", jq)
 	_, in, _ = d.tool(t, "jq")
-	wantInputs(t, "jq", in, map[string]map[string]any{"arg": nil, "argjson": nil, "tab": {"type": "boolean"}})
-	for _, f := range []string{"--arg", "--argjson", "--slurpfile", "--rawfile"} {
-		if !strings.Contains(d.stderr, "jq "+f+": not offered: it takes 2 values") {
-			t.Errorf("jq %s is not reported as taking two values:\n%s", f, d.stderr)
-		}
+	wantInputs(t, "jq", in, map[string]map[string]any{
+		"arg":     {"type": "object", "flag": "--arg"},
+		"argjson": {"type": "object", "flag": "--argjson"},
+		"tab":     {"type": "boolean"},
+	})
+	out, isErr = d.call(t, "jq", map[string]any{"n": true, "arg": map[string]any{"who": "world", "greeting": "hello"},
+		"argjson": map[string]any{"n": "3"}, "args_arg": []string{`"\($greeting), \($who) \($n + 1)"`}})
+	if isErr || strings.TrimSpace(out) != `"hello, world 4"` {
+		t.Errorf("jq --arg: isError=%v, output %q", isErr, out)
 	}
 }
 

@@ -138,6 +138,12 @@ func (in *input) emit(argv []string, v any, afterSep bool, program string) ([]st
 		}
 		return argv, nil
 	}
+	if m, ok := v.(map[string]any); ok && in.Type == "object" { // --arg NAME VALUE per entry
+		for _, k := range sortedKeys(m) {
+			argv = append(argv, in.Flag, k, scalarString(m[k]))
+		}
+		return argv, nil
+	}
 	values := []any{v}
 	if list, ok := v.([]any); ok {
 		values = list

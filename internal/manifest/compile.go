@@ -109,6 +109,10 @@ func (t *tool) checkPlaceholder(probs *problemList, at, name string, whole, afte
 		probs.add(at, "{%s} emits the flag %q after \"--\", where it would be read as a value; move it before \"--\"", name, in.Flag)
 	case !whole && in.Type == "array":
 		probs.add(at, "array input %q must be a whole argument, as \"{%s}\"; it expands to one argument per item", name, name)
+	case !whole && in.Type == "object":
+		probs.add(at, "object input %q must be a whole argument, as \"{%s}\"; it expands to the flag, a name and a value per entry", name, name)
+	case in.Type == "object" && afterSep:
+		probs.add(at, "{%s} emits the flag %q after \"--\", where it would be read as a value; move it before \"--\"", name, in.Flag)
 	case !whole && in.Flag != "":
 		probs.add(at, "input %q has a \"flag\", which only applies when {%s} is a whole argument; drop the flag or the surrounding text", name, name)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 var (
-	inputTypes = []string{"string", "integer", "number", "boolean", "array"}
+	inputTypes = []string{"string", "integer", "number", "boolean", "array", "object"}
 	itemTypes  = []string{"string", "integer", "number"}
 )
 
@@ -36,14 +36,18 @@ func compileInput(probs *problemList, path, name string, spec *Input) *input {
 		probs.add(path+".type", "%q is not an input type; use one of %s", in.Type, strings.Join(inputTypes, ", "))
 		return in
 	}
+	listed := in.Type == "array" || in.Type == "object"
 	switch {
-	case in.Type != "array" && in.Items != "":
-		probs.add(path+".items", "\"items\" applies only to arrays; this input is a %s", in.Type)
-	case in.Type == "array" && in.Items == "":
+	case !listed && in.Items != "":
+		probs.add(path+".items", "\"items\" applies only to arrays and objects; this input is a %s", in.Type)
+	case listed && in.Items == "":
 		in.Items = "string"
-	case in.Type == "array" && !slices.Contains(itemTypes, in.Items):
+	case listed && !slices.Contains(itemTypes, in.Items):
 		probs.add(path+".items", "%q is not an item type; use one of %s", in.Items, strings.Join(itemTypes, ", "))
 		return in
+	}
+	if in.Type == "object" && (in.Flag == "" || strings.HasSuffix(in.Flag, "=")) {
+		probs.add(path+".flag", "an object input needs a \"flag\" such as \"--arg\" (not ending in '='): each of its entries is passed as the flag, the entry's name and its value, as jq's --arg NAME VALUE")
 	}
 	if in.Minimum != nil && !in.numeric() {
 		probs.add(path+".minimum", "\"minimum\" applies only to integer and number inputs (and arrays of them); this input is a %s", in.Type)
@@ -72,8 +76,8 @@ func compileInput(probs *problemList, path, name string, spec *Input) *input {
 	if in.Env != "" && !validEnvName(in.Env) {
 		probs.add(path+".env", "%q is not a variable name; use letters, digits and '_'", in.Env)
 	}
-	if in.Env != "" && in.Type == "array" {
-		probs.add(path+".env", "an array cannot go into one environment variable; use a placeholder in \"command\"")
+	if in.Env != "" && listed {
+		probs.add(path+".env", "an %s cannot go into one environment variable; use a placeholder in \"command\"", in.Type)
 	}
 	if in.Flag != "" && (strings.TrimSpace(in.Flag) != in.Flag || in.Flag == "=") {
 		probs.add(path+".flag", "%q is not a flag; write it as the command expects, such as \"--out\" or \"--out=\"", in.Flag)
@@ -83,7 +87,7 @@ func compileInput(probs *problemList, path, name string, spec *Input) *input {
 
 // scalarType is the type of the input's values, or of its items.
 func (in *input) scalarType() string {
-	if in.Type == "array" {
+	if in.Type == "array" || in.Type == "object" {
 		return in.Items
 	}
 	return in.Type
@@ -92,6 +96,21 @@ func (in *input) scalarType() string {
 // check returns why v (decoded with UseNumber) is not a valid value for
 // the input, or "".
 func (in *input) check(v any) string {
+	if in.Type == "object" {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("expected an object of names to %s values, got %s", in.Items, describe(v))
+		}
+		for _, k := range sortedKeys(m) {
+			if k == "" {
+				return "an entry has an empty name"
+			}
+			if msg := in.checkScalar(m[k], in.Items); msg != "" {
+				return fmt.Sprintf("entry %q: %s", k, msg)
+			}
+		}
+		return ""
+	}
 	if in.Type != "array" {
 		return in.checkScalar(v, in.Type)
 	}
@@ -138,7 +157,7 @@ func (in *input) checkScalar(v any, typ string) string {
 }
 
 func article(typ string) string {
-	if typ == "integer" || typ == "array" {
+	if typ == "integer" || typ == "array" || typ == "object" {
 		return "an"
 	}
 	return "a"
@@ -166,6 +185,12 @@ func (in *input) parse(s string) (any, error) {
 	switch {
 	case in.Type == "string":
 		v = s
+	case in.Type == "object":
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("not a JSON object: %v", err)
+		}
 	case in.Type == "array" && strings.HasPrefix(strings.TrimSpace(s), "["):
 		dec := json.NewDecoder(strings.NewReader(s))
 		dec.UseNumber()
@@ -187,4 +212,15 @@ func (in *input) parse(s string) (any, error) {
 		return nil, fmt.Errorf("%s", msg)
 	}
 	return v, nil
+}
+
+// sortedKeys returns an object's names in order: entries are passed, and
+// checked, in the same order at every call.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

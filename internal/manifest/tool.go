@@ -72,9 +72,11 @@ type property struct {
 	Description string    `json:"description,omitempty"`
 	Items       *property `json:"items,omitempty"`
 	MinItems    int       `json:"minItems,omitempty"`
-	Enum        []any     `json:"enum,omitempty"`
-	Minimum     *float64  `json:"minimum,omitempty"`
-	Default     any       `json:"default,omitempty"`
+	// Values is the schema of an object's values.
+	Values  *property `json:"additionalProperties,omitempty"`
+	Enum    []any     `json:"enum,omitempty"`
+	Minimum *float64  `json:"minimum,omitempty"`
+	Default any       `json:"default,omitempty"`
 }
 
 // objectSchema is the JSON Schema of a tool's arguments. encoding/json
@@ -94,12 +96,16 @@ func (t *tool) inputSchema() json.RawMessage {
 		in := t.inputs[name]
 		p := &property{Type: in.Type, Description: in.Description}
 		at := p // where enum and minimum go: the items of an array
-		if in.Type == "array" {
+		switch in.Type {
+		case "array":
 			p.Items = &property{Type: in.Items}
 			at = p.Items
 			if in.Required {
 				p.MinItems = 1
 			}
+		case "object":
+			p.Values = &property{Type: in.Items}
+			at = p.Values
 		}
 		at.Enum, at.Minimum = in.Enum, in.Minimum
 		if in.hasDef {

@@ -49,6 +49,10 @@ func readFlags(l *layout, lines []string) ([]option, []string) {
 	return out, unread
 }
 
+// nameWords are placeholders that stand for a name: the first of two
+// values that make a map ("--arg a v", "--parameter-list <VAR> <VALUES>").
+var nameWords = words(`a k name key var variable param parameter field header label`)
+
 // namesOnly reports whether a manual page's option line holds only
 // spellings, each with at most one placeholder: "-n <number>,
 // --max-count=<number>", not "--full-history without parent rewriting".
@@ -108,6 +112,7 @@ func parseFlag(l *layout, e entry) (option, bool) {
 	var values []string
 	repeated := false
 	last := 0 // the number of values after the last name
+	var pairOf []string
 	toks := strings.Fields(head)
 	for i := 0; i < len(toks); i++ {
 		t := strings.TrimSuffix(toks[i], ",")
@@ -171,7 +176,11 @@ func parseFlag(l *layout, e entry) (option, bool) {
 		// jq's "--arg a v", sqlite3's "-lookaside SIZE N"; not Click's
 		// "INTEGER RANGE", nor a Go library's flag, which takes one value
 		// whatever its placeholder says ("-tags build tags").
-		f.skip = fmt.Sprintf("it takes %d values (%s)", last, own)
+		if pair := values[len(values)-last:]; last == 2 && nameWords[strings.ToLower(strings.Trim(pair[0], "<>"))] {
+			pairOf = pair // a name and its value, given once per name: a map
+		} else {
+			f.skip = fmt.Sprintf("it takes %d values (%s)", last, own)
+		}
 	}
 	f.value = strings.Join(values, " ")
 	f.spelling = f.names[0]
@@ -196,6 +205,12 @@ func parseFlag(l *layout, e entry) (option, bool) {
 	if reRequired().MatchString(f.desc) { // Click: "[required]"
 		f.required = true
 		f.desc = strings.TrimSpace(reRequired().ReplaceAllString(f.desc, ""))
+	}
+	if pairOf != nil {
+		k, v := strings.Trim(pairOf[0], "<>"), strings.Trim(pairOf[1], "<>")
+		f.typ = "object"
+		f.desc = strings.TrimSpace(fmt.Sprintf("%s Each entry %s: %s is passed as %s %s %s.", f.desc, k, v, f.spelling, k, v))
+		return f, true
 	}
 	if l.defaultInHead && len(values) == 1 {
 		f.typeFromDefault(strings.TrimSuffix(values[0], ":"))

@@ -263,8 +263,8 @@ func readArgs(lines []string) ([]arg, []subcommand) {
 			continue
 		}
 		a, ok := parseArgToken(e.head)
-		if !ok {
-			continue
+		if !ok || len(strings.Fields(strings.Trim(e.head, "<>[]."))) > 1 && !strings.Contains(e.head, "[") {
+			continue // a line of prose in the section (httpie's), not an argument
 		}
 		a.desc = joinDesc(e.desc)
 		as = append(as, a)
@@ -299,8 +299,7 @@ func parseArgToken(s string) (arg, bool) {
 	}
 	s = strings.Trim(s, "<>")
 	a.name = inputName(s)
-	// One word: a line of prose in the section is not an argument.
-	return a, a.name != "" && !strings.ContainsAny(s, "|{}[]") && len(strings.Fields(s)) == 1
+	return a, a.name != "" && !strings.ContainsAny(s, "|{}[]")
 }
 
 // inputName makes an input name of a placeholder: lower case, runs of

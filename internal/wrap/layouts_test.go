@@ -44,8 +44,10 @@ func TestLayoutsTakeOptionsAsTheProgram(t *testing.T) {
 		// Single-dash words, -[no]name.
 		{"plain-sqlite3", "-separator", []string{"-separator"}, "string"},
 		{"plain-sqlite3", "-header", []string{"-header"}, "boolean (guessed)"},
-		// Two values are not one string.
-		{"plain-jq", "--arg", []string{"--arg"}, "skip: it takes 2 values (a v)"},
+		// Two values are not one string: a name and a value make a map,
+		// others are not offered.
+		{"plain-jq", "--arg", []string{"--arg"}, "object"},
+		{"clap-hyperfine", "--parameter-list", []string{"-L", "--parameter-list"}, "object"},
 		{"plain-sqlite3", "-lookaside", []string{"-lookaside"}, "skip: it takes 2 values (SIZE N)"},
 		// Repeatable, as the description says.
 		{"argparse-httpie", "--format-options", []string{"--format-options"}, "array of string (guessed)"},

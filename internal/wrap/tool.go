@@ -200,7 +200,7 @@ func toolDescription(n *node, line string) string {
 }
 
 type typeCounts struct {
-	booleans, strings, integers, numbers, enums, lists, positionals int
+	booleans, strings, integers, numbers, enums, lists, maps, positionals int
 }
 
 func (c typeCounts) String() string {
@@ -209,12 +209,12 @@ func (c typeCounts) String() string {
 		n    int
 		what string
 	}{{c.booleans, "boolean"}, {c.strings, "string"}, {c.integers, "integer"}, {c.numbers, "number"},
-		{c.enums, "enum"}, {c.lists, "list"}} {
+		{c.enums, "enum"}, {c.lists, "list"}, {c.maps, "map"}} {
 		if p.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
 		}
 	}
-	n := c.booleans + c.strings + c.integers + c.numbers + c.enums + c.lists
+	n := c.booleans + c.strings + c.integers + c.numbers + c.enums + c.lists + c.maps
 	s := plural(n, "input")
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
@@ -273,6 +273,8 @@ func (d *drafter) addFlag(t *tool, l *layout, f option, line string, counts *typ
 	case f.array:
 		in.Type, in.Items = "array", itemType(f.typ)
 		counts.lists++
+	case f.typ == "object":
+		counts.maps++
 	case len(f.enum) > 0:
 		in.Enum = f.enum
 		counts.enums++
@@ -290,6 +292,8 @@ func (d *drafter) addFlag(t *tool, l *layout, f option, line string, counts *typ
 	// unless the layout's library reads "-name=VALUE" (Go's flag).
 	long := strings.HasPrefix(f.spelling, "--")
 	switch {
+	case f.typ == "object": // jq's --arg NAME VALUE, once per entry
+		in.Flag = f.spelling
 	case f.typ == "boolean" && l.boolValue:
 		in.Flag = f.spelling + "="
 	case f.typ == "boolean":
