@@ -54,7 +54,7 @@ func TestParseReportsEveryProblemWithPath(t *testing.T) {
 	}
 	for _, want := range []string{
 		`m.json:4:15: tools[0].name: "bad name" is not a valid tool name`,
-		`m.json:8:23: tools[0].inputs.n.type: "int" is not an input type; use one of string, integer, number, boolean, array`,
+		`m.json:8:23: tools[0].inputs.n.type: "int" is not an input type; use one of string, integer, number, boolean, array, object`,
 		`tools[1].command[0]: the program must be fixed text, not "{prog}"`,
 		`tools[1].command[1]: {missing} names no input`,
 		`tools[1].command[2]: array input "paths" must be a whole argument`,
