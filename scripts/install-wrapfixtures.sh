@@ -15,7 +15,9 @@
 # manual pages for --help).
 # From the Go module proxy (go install, into $MCPSHIP_CACHE/wrapfixtures,
 # default ~/.cache/mcpship/wrapfixtures): yq (Cobra), swag (urfave/cli v2),
-# and urfave/cli v3's own build tool, as "builder" (urfave/cli v3). The tests
+# and urfave/cli v3's own build tool, as "builder" (urfave/cli v3). From the
+# npm registry (npm install, into $MCPSHIP_CACHE/wrapfixtures/npm): prettier
+# (a help of its own) and ESLint (optionator). The tests
 # also use goreleaser, actionlint and staticcheck from install-tools.sh.
 #
 # The script is idempotent: a second run installs nothing. What it cannot
@@ -57,6 +59,11 @@ man-db /usr/bin/man"
 GO_PROGRAMS="yq github.com/mikefarah/yq/v4 github.com/mikefarah/yq/v4 v4.54.3
 swag github.com/swaggo/swag github.com/swaggo/swag/cmd/swag v1.16.4
 builder github.com/urfave/cli/v3 github.com/urfave/cli/v3/scripts v3.14.0"
+
+# NAME PACKAGE VERSION BINARY, one per line: from the npm registry, into
+# $MCPSHIP_CACHE/wrapfixtures/npm, NAME a link to the package's BINARY.
+NPM_PROGRAMS="prettier prettier 3.3.3 prettier
+eslint eslint 8.57.0 eslint"
 
 say() { printf 'install-wrapfixtures: %s\n' "$*" >&2; }
 die() { say "ERROR: $*"; exit 1; }
@@ -138,6 +145,48 @@ install_go() {
 	done
 }
 
+install_npm() {
+	missing=
+	specs=
+	while read -r name package version bin; do
+		specs="$specs $package@$version"
+		link=$dir/$name
+		if [ -x "$link" ] && grep -q "\"version\": \"$version\"" "$dir/npm/node_modules/$package/package.json" 2>/dev/null; then
+			say "$name $version already in $dir"
+		else
+			missing="$missing $name"
+		fi
+	done <<EOF
+$NPM_PROGRAMS
+EOF
+	[ -n "$missing" ] || return 0
+	if ! command -v npm >/dev/null 2>&1; then
+		for name in $missing; do
+			skip "$name (wrap tests)" "npm is not on PATH; install Node.js 18 or later"
+		done
+		return
+	fi
+	say "installing$missing with npm..."
+	# All in one install, saved to the cache's own package.json, so that
+	# none is pruned by the next; npm's configuration (registry, proxy,
+	# cache) applies.
+	# shellcheck disable=SC2086 # a word list on purpose
+	if ! npm install --no-audit --no-fund --save-exact --prefix "$dir/npm" $specs >"$log" 2>&1; then
+		cat "$log" >&2
+		unreachable "$log" || grep -Eqi 'ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN' "$log" || die "npm install$specs failed (output above)"
+		for name in $missing; do
+			skip "$name (wrap tests)" "the npm registry ($(npm config get registry)) cannot be reached; run this script again once it can"
+		done
+		return
+	fi
+	while read -r name package version bin; do
+		ln -sf "npm/node_modules/.bin/$bin" "$dir/$name"
+	done <<EOF
+$NPM_PROGRAMS
+EOF
+	say "installed$missing in $dir"
+}
+
 main() {
 	cache=${MCPSHIP_CACHE:-${HOME:?HOME is not set; set HOME or MCPSHIP_CACHE}/.cache/mcpship}
 	dir=$cache/wrapfixtures
@@ -146,6 +195,7 @@ main() {
 	trap 'rm -f "$log"' EXIT
 	install_apt
 	install_go
+	install_npm
 }
 
 main "$@"

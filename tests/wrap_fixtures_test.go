@@ -52,6 +52,8 @@ var helpFixtures = map[string][]string{
 	"plain-grep":                   {"/usr/bin/grep", "--help"},
 	"plain-ionice":                 {"/usr/bin/ionice", "--help"},
 	"plain-jq":                     {"/usr/bin/jq", "--help"},
+	"plain-prettier":               {"prettier", "--help"},
+	"optionator-eslint":            {"eslint", "--help"},
 	"plain-rg":                     {"/usr/bin/rg", "--help"},
 	"plain-sort":                   {"/usr/bin/sort", "--help"},
 	"plain-sqlite3":                {"/usr/bin/sqlite3", "-help"},

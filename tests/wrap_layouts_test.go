@@ -193,3 +193,37 @@ func TestWrapCommandsThatRunThemselves(t *testing.T) {
 		t.Errorf("hugo's help and completion commands are not reported:\n%s", d.stderr)
 	}
 }
+
+// TestWrapNodePrograms drafts two npm programs: prettier's own help, with
+// enums as <a|b|c> and repeatable options, and ESLint's optionator help.
+func TestWrapNodePrograms(t *testing.T) {
+	prettier := wrapProgram(t, "prettier")
+	d := wrapDraft(t, "--", prettier)
+	_, in, _ := d.tool(t, "prettier")
+	wantInputs(t, "prettier", in, map[string]map[string]any{
+		"arrow-parens":   {"enum": []any{"always", "avoid"}},
+		"end-of-line":    {"enum": []any{"lf", "crlf", "cr", "auto"}},
+		"cache-strategy": {"enum": []any{"metadata", "content"}},
+		"plugin":         {"type": "array", "flag": "--plugin="},
+		"ignore-path":    {"type": "array"},
+		"tab-width":      {"type": "integer"},
+		"check":          {"type": "boolean", "flag": "--check"},
+	})
+	dir := t.TempDir()
+	writeFile(t, dir, "ok.js", "const a = 1;\n")
+	bad := writeFile(t, dir, "bad.js", "const   a=1\n")
+	out, isErr := d.call(t, "prettier", map[string]any{"check": true, "file_dir_glob": []string{bad}})
+	if !isErr || !strings.Contains(out, "bad.js") {
+		t.Errorf("prettier --check on an unformatted file: isError=%v:\n%s", isErr, out)
+	}
+
+	eslint := wrapProgram(t, "eslint")
+	d = wrapDraft(t, "--", eslint)
+	_, in, _ = d.tool(t, "eslint")
+	wantInputs(t, "eslint", in, map[string]map[string]any{
+		"ext":            {"type": "array"},
+		"max-warnings":   {"type": "integer"},
+		"config":         {"flag": "--config="},
+		"cache-strategy": {"enum": []any{"metadata", "content"}},
+	})
+}

@@ -75,6 +75,8 @@ var programs = []program{
 	{name: "sqlite3", layout: "plain", leaves: []string{"plain-sqlite3"}, options: 37},
 	{name: "git", layout: "plain", roots: []string{"plain-git"},
 		commands: "clone init add mv restore rm bisect diff grep log show status branch commit merge rebase reset switch tag fetch pull push"},
+	{name: "prettier", layout: "plain", leaves: []string{"plain-prettier"}, options: 45},
+	{name: "eslint", layout: "optionator", leaves: []string{"optionator-eslint"}, options: 37},
 	{name: "git log", layout: "man page", leaves: []string{"man-git-log"}, options: 169},
 }
 
@@ -129,6 +131,8 @@ var mistyped = map[string]string{
 	"argparse-httpie --max-redirects":       "an integer",
 	"argparse-httpie --max-headers":         "an integer",
 	"argparse-httpie --timeout":             "a number of seconds",
+	"optionator-eslint --rule":              "repeatable (optionator concatenates Object options): a list",
+	"optionator-eslint --parser-options":    "repeatable (optionator concatenates Object options): a list",
 	"man-git-log --decorate-refs":           "repeatable: a list of patterns",
 	"man-git-log --dirstat-by-file":         "one comma-separated value, not a list",
 	"man-git-log --word-diff":               "an enum its description lists: color, plain, porcelain, none",
@@ -173,6 +177,8 @@ var wantAccuracy = map[string][4]int{
 	"rg":           {0, 0, 98, 98},
 	"jq":           {0, 0, 16, 16},
 	"sqlite3":      {0, 0, 35, 37},
+	"prettier":     {0, 0, 45, 45},
+	"eslint":       {0, 0, 35, 37},
 	"git log":      {0, 0, 165, 169},
 	"git":          {22, 22, 0, 0},
 }

@@ -261,8 +261,8 @@ func (f *option) typeFrom(l *layout, values []string, repeated bool) {
 	case strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") && strings.Contains(v, "|"): // Click choices
 		f.typ, f.enum = "string", splitEnum(v[1:len(v)-1], "|")
 		return
-	case literalChoices(v, f.desc) != nil: // <always|avoid>, git's (off|none|on) and [receive|uploadpack]
-		f.typ, f.enum = "string", literalChoices(v, f.desc)
+	case literalChoices(v) != nil: // <always|avoid>, git's (off|none|on) and [receive|uploadpack]
+		f.typ, f.enum = "string", literalChoices(v)
 		return
 	case strings.HasSuffix(v, "..."):
 		f.array = true
@@ -399,28 +399,18 @@ func proseEnd(list string) string {
 	return strings.Join(keep, ",")
 }
 
+// kindWords name kinds of value, not values: fd's "<date|dur>".
+var kindWords = words(`date dur duration time num number int integer float path file dir directory string str size bytes count n value`)
+
 // literalChoices returns the values of a placeholder such as
-// "always|never|auto". In angle brackets, three or more, or two of which
-// the description names one the default ("Defaults to always."): fd's
-// "<date|dur>" names kinds of value, not values.
-func literalChoices(v, desc string) []string {
-	angle := strings.HasPrefix(v, "<")
+// "always|never|auto" or "<always|avoid>"; none when a value names a kind
+// of value (fd's "<date|dur>").
+func literalChoices(v string) []string {
 	vals := splitEnum(strings.Trim(v, "<>()"), "|")
-	if len(vals) < 2 {
+	if len(vals) < 2 || slices.ContainsFunc(vals, func(v string) bool { return kindWords[strings.ToLower(v)] }) {
 		return nil
 	}
-	if len(vals) >= 3 || !angle {
-		return vals
-	}
-	lower := strings.ToLower(desc)
-	for _, x := range vals {
-		for _, say := range []string{"defaults to ", "default: ", "default is "} {
-			if strings.Contains(lower, say+strings.ToLower(x)) {
-				return vals
-			}
-		}
-	}
-	return nil
+	return vals
 }
 
 var reEnumItem = re(`(?:^|\s)- ([\w.-]+):`)

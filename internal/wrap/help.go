@@ -74,6 +74,8 @@ func (l *layout) kindOf(s section, first, seenUsage bool) kind {
 	switch {
 	case first && s.heading == "" && l.manPage:
 		return other // the page's header
+	case first && s.heading == "" && l.usageFirst:
+		return usage
 	case first && s.heading == "":
 		return about
 	case l.indentedHeadings && strings.HasPrefix(s.heading, " "):

@@ -60,6 +60,8 @@ type layout struct {
 	// equalsOnly: a long option's value follows '=' and never a space
 	// (argp, GetOpt), so a word after it begins its description.
 	equalsOnly bool
+	// usageFirst: the first line is the usage, without a heading.
+	usageFirst bool
 	// manPage: a manual page as man prints it: the first line is the
 	// page's header, not a description; options stand at one indent, their
 	// descriptions deeper.
@@ -108,6 +110,13 @@ var goTypes = map[string]valueType{
 	"ints": ints, "int32slice": ints, "int64slice": ints, "uints": ints, "uintslice": ints,
 	"float32slice": numbers, "float64slice": numbers, "durations": strs, "durationslice": strs,
 	"bools": strs, "boolslice": strs, "stringtostring": mapType, "stringtoint": mapType, "stringtoint64": mapType,
+}
+
+// optionatorTypes are the types optionator prints: "[String]" and
+// "Array" are lists, "Object" is written as text ("quotes: [2, double]").
+var optionatorTypes = map[string]valueType{
+	"string": str, "path::string": str, "int": integer, "number": number, "boolean": boolean, "object": str,
+	"array": strs, "[string]": strs, "[path::string]": strs, "[int]": ints, "[number]": numbers,
 }
 
 // clickTypes are the placeholders Click prints for its parameter types.
@@ -200,6 +209,15 @@ var layouts = []*layout{
 		headings: map[string]kind{"usage": usage, "options": flags},
 		unknown:  other, // "Examples:", "*This* tar defaults to:"
 		dashdash: true, indentedHeadings: true, equalsOnly: true,
+	},
+	{
+		// optionator (ESLint and other Node programs): the usage on the
+		// first line, "--ext [String]", "-c, --config path::String".
+		name:     "optionator",
+		signs:    []func() *regexp.Regexp{re(`(?m)^  (?:-\w, )?--[\w-]+ \[?(?:path::)?(?:String|Int|Number|Boolean|Object|Array)\]? {2,}\S`)},
+		headings: map[string]kind{},
+		unknown:  flags, // "Basic configuration:", "Fix Problems:"
+		types:    optionatorTypes, dashdash: true, usageFirst: true,
 	},
 	{
 		// GetOpt's usageInfo (Haskell's System.Console.GetOpt and its

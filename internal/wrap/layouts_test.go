@@ -124,7 +124,7 @@ func TestCommandSections(t *testing.T) {
 		first   string
 		n       int
 	}{
-		{"cobra-gh", "auth", 20},  // CORE COMMANDS, "auth:   Authenticate ..."
+		{"cobra-gh", "auth", 20},   // CORE COMMANDS, "auth:   Authenticate ..."
 		{"plain-git", "clone", 22}, // groups under titles of git's own
 		{"clap3-bat", "cache", 1},  // SUBCOMMANDS:, then a note at the margin
 		{"click-sqlite-utils", "query", 44},
