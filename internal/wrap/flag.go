@@ -105,15 +105,52 @@ var (
 	reRequired    = re(`\[required\]|\(required\)`)
 )
 
+// A flagHead is what the head of a flag line says: its spellings and
+// the value placeholders after them.
+type flagHead struct {
+	names    []string
+	values   []string // every placeholder, in order
+	last     int      // how many of them follow the last spelling
+	repeated bool     // "-v..." or urfave/cli's "[ --tag value ]"
+	rest     string   // words of the description on the head's line (argp)
+}
+
+// own returns the placeholders of the last spelling.
+func (h *flagHead) own() []string { return h.values[len(h.values)-h.last:] }
+
 // parseFlag reads one flag entry.
 func parseFlag(l *layout, e entry) (option, bool) {
-	f := option{desc: joinDesc(e.desc)}
-	head := e.head
-	var values []string
-	repeated := false
-	last := 0 // the number of values after the last name
-	var pairOf []string
-	toks := strings.Fields(head)
+	h, ok := readFlagHead(l, strings.Fields(e.head))
+	if !ok {
+		return option{}, false
+	}
+	f := option{names: h.names, desc: strings.TrimSpace(h.rest + " " + joinDesc(e.desc)), value: strings.Join(h.values, " ")}
+	f.spelling = spellingOf(h.names)
+	f.readDescription()
+	switch {
+	case h.last > 1 && !h.repeated && !l.boolValue && !strings.ContainsAny(strings.Join(h.own(), ""), "[]{}.|") &&
+		l.types[strings.ToLower(strings.Join(h.own(), " "))] == (valueType{}):
+		// jq's "--arg a v", sqlite3's "-lookaside SIZE N"; not Click's
+		// "INTEGER RANGE", nor a Go library's flag, which takes one value
+		// whatever its placeholder says ("-tags build tags").
+		f.typeOfValues(h.own())
+		return f, true
+	case l.defaultInHead && len(h.values) == 1:
+		f.typeFromDefault(strings.TrimSuffix(h.values[0], ":"))
+	case h.last > 0:
+		// The last spelling's values: git's "-L<start>,<end>:<file>,
+		// -L:<funcname>:<file>" takes one value, in either form.
+		f.typeFrom(l, h.own(), h.repeated)
+	default:
+		f.typeFrom(l, h.values, h.repeated)
+	}
+	f.typeFromDescription()
+	return f, true
+}
+
+// readFlagHead reads the spellings and placeholders of a flag line's head.
+func readFlagHead(l *layout, toks []string) (flagHead, bool) {
+	var h flagHead
 	for i := 0; i < len(toks); i++ {
 		t := strings.TrimSuffix(toks[i], ",")
 		switch {
@@ -123,81 +160,79 @@ func parseFlag(l *layout, e entry) (option, bool) {
 			for i < len(toks) && toks[i] != "]" {
 				i++
 			}
-			repeated = true
+			h.repeated = true
 		case strings.HasPrefix(t, "-") && len(t) > 1 && t != "--" && !strings.HasPrefix(t, "-/") &&
 			(l == fallback || i == 0 || strings.HasSuffix(toks[i-1], ",") || !strings.HasPrefix(toks[i-1], "-")):
 			// Without a comma before it, "-x" after a flag's name is the
 			// flag's placeholder (urfave/cli takes it from `--x` in the usage).
-			name := strings.Replace(t, "--[no-]", "--", 1) // git's --[no-]verify: --verify, or --no-verify
-			name = strings.Replace(name, "-[no]", "-", 1)  // sqlite3's -[no]header
-			last = 0
-			if j := strings.IndexAny(name, "=["); j > 0 { // --color=WHEN, --color[=WHEN]
-				if l.defaultInHead && name[j] == '=' { // --filename=[]:
-					values = append(values, name[j+1:])
-				} else {
-					values = append(values, strings.Trim(name[j:], "=[]"))
-				}
-				name = name[:j]
-			}
-			if strings.HasSuffix(name, "...") { // clap: -v, --verbose...
-				name = strings.TrimSuffix(name, "...")
-				repeated = true
-			}
-			if j := strings.IndexAny(name, "<:"); j > 1 { // git's -S<string>, -U<n>, -L:<funcname>:<file>
-				values = append(values, name[j:])
-				last++
-				name = name[:j]
-			} else if j == 1 {
-				break // git's -<number>: a family of options, as grep's -NUM
-			}
-			if len(name) > 2 {
-				name = strings.TrimRight(name, ".") // a manual page's "--raw."
-			}
-			if !slices.Contains(f.names, name) {
-				f.names = append(f.names, name)
-			}
-		case len(f.names) == 0:
-			return f, false
+			h.addName(l, t)
+		case len(h.names) == 0:
+			return h, false
 		case l.equalsOnly && strings.HasPrefix(toks[i-1], "--") && !strings.HasSuffix(toks[i-1], ","):
 			// argp: "--exclude-caches-under exclude everything": one
 			// space before the description, as the name fills its column.
-			f.desc = strings.TrimSpace(strings.Join(toks[i:], " ") + " " + f.desc)
+			h.rest = strings.Join(toks[i:], " ")
 			i = len(toks)
 		default:
-			values = append(values, t)
-			last++
+			h.values = append(h.values, t)
+			h.last++
 		}
 	}
-	if len(f.names) == 0 {
-		return f, false
-	}
-	if own := strings.Join(values[len(values)-last:], " "); last > 1 && !repeated && !l.boolValue &&
-		!strings.ContainsAny(own, "[]{}.|") && l.types[strings.ToLower(own)] == (valueType{}) {
-		// jq's "--arg a v", sqlite3's "-lookaside SIZE N"; not Click's
-		// "INTEGER RANGE", nor a Go library's flag, which takes one value
-		// whatever its placeholder says ("-tags build tags").
-		if pair := values[len(values)-last:]; last == 2 && nameWords[strings.ToLower(strings.Trim(pair[0], "<>"))] {
-			pairOf = pair // a name and its value, given once per name: a map
+	return h, len(h.names) > 0
+}
+
+// addName adds a spelling, and the placeholder written into it.
+func (h *flagHead) addName(l *layout, t string) {
+	name := strings.Replace(t, "--[no-]", "--", 1) // git's --[no-]verify: --verify, or --no-verify
+	name = strings.Replace(name, "-[no]", "-", 1)  // sqlite3's -[no]header
+	h.last = 0
+	if j := strings.IndexAny(name, "=["); j > 0 { // --color=WHEN, --color[=WHEN]
+		if l.defaultInHead && name[j] == '=' { // --filename=[]:
+			h.values = append(h.values, name[j+1:])
 		} else {
-			f.skip = fmt.Sprintf("it takes %d values (%s)", last, own)
+			h.values = append(h.values, strings.Trim(name[j:], "=[]"))
 		}
+		name = name[:j]
 	}
-	f.value = strings.Join(values, " ")
-	f.spelling = f.names[0]
-	for _, n := range f.names {
+	if strings.HasSuffix(name, "...") { // clap: -v, --verbose...
+		name = strings.TrimSuffix(name, "...")
+		h.repeated = true
+	}
+	switch j := strings.IndexAny(name, "<:"); {
+	case j == 1:
+		return // git's -<number>: a family of options, as grep's -NUM
+	case j > 1: // git's -S<string>, -U<n>, -L:<funcname>:<file>
+		h.values = append(h.values, name[j:])
+		h.last++
+		name = name[:j]
+	}
+	if len(name) > 2 {
+		name = strings.TrimRight(name, ".") // a manual page's "--raw."
+	}
+	if !slices.Contains(h.names, name) {
+		h.names = append(h.names, name)
+	}
+}
+
+// spellingOf returns the spelling a flag is passed by: the first long
+// one that does not negate (git's "--no-decorate, --decorate[=short]"),
+// else the first long one, else the first.
+func spellingOf(names []string) string {
+	for _, n := range names {
 		if strings.HasPrefix(n, "--") && !strings.HasPrefix(n, "--no-") {
-			f.spelling = n // git's "--no-decorate, --decorate[=short|full]": --decorate
-			break
+			return n
 		}
 	}
-	if !strings.HasPrefix(f.spelling, "--") {
-		for _, n := range f.names {
-			if strings.HasPrefix(n, "--") {
-				f.spelling = n
-				break
-			}
+	for _, n := range names {
+		if strings.HasPrefix(n, "--") {
+			return n
 		}
 	}
+	return names[0]
+}
+
+// readDescription reads the default and Click's "[required]".
+func (f *option) readDescription() {
 	if m := reDefault().FindStringSubmatch(f.desc); m != nil {
 		f.def = strings.TrimSpace(m[1] + m[2])
 		f.hasDef = true
@@ -206,21 +241,23 @@ func parseFlag(l *layout, e entry) (option, bool) {
 		f.required = true
 		f.desc = strings.TrimSpace(reRequired().ReplaceAllString(f.desc, ""))
 	}
-	if pairOf != nil {
-		k, v := strings.Trim(pairOf[0], "<>"), strings.Trim(pairOf[1], "<>")
+}
+
+// typeOfValues types a flag that takes several values at once: a map when
+// they are a name and its value, else not offered.
+func (f *option) typeOfValues(vals []string) {
+	if len(vals) == 2 && nameWords[strings.ToLower(strings.Trim(vals[0], "<>"))] {
+		k, v := strings.Trim(vals[0], "<>"), strings.Trim(vals[1], "<>")
 		f.typ = "object"
 		f.desc = strings.TrimSpace(fmt.Sprintf("%s Each entry %s: %s is passed as %s %s %s.", f.desc, k, v, f.spelling, k, v))
-		return f, true
+		return
 	}
-	if l.defaultInHead && len(values) == 1 {
-		f.typeFromDefault(strings.TrimSuffix(values[0], ":"))
-	} else if last > 0 {
-		// The last spelling's values: git's "-L<start>,<end>:<file>,
-		// -L:<funcname>:<file>" takes one value, in either form.
-		f.typeFrom(l, values[len(values)-last:], repeated)
-	} else {
-		f.typeFrom(l, values, repeated)
-	}
+	f.skip = fmt.Sprintf("it takes %d values (%s)", len(vals), strings.Join(vals, " "))
+}
+
+// typeFromDescription adds what the description says: the values it
+// lists, and that the flag can be repeated.
+func (f *option) typeFromDescription() {
 	if f.skip == "" && f.typ != "boolean" && len(f.enum) == 0 {
 		f.enum = enumIn(f.desc)
 	}
@@ -228,7 +265,6 @@ func parseFlag(l *layout, e entry) (option, bool) {
 		f.array = true
 		f.guess = "a list, because its description says it can be given more than once"
 	}
-	return f, true
 }
 
 // typeFrom sets the flag's type from its value placeholder.
