@@ -96,6 +96,8 @@ var (
 	// reProse is a list after a colon that ends the description, a
 	// value marked the default: "order: none (default), name or inode".
 	reProse = re(`: ((?:\w[\w.-]*(?: \(default\))?, )+\w[\w.-]*(?: \(default\))? or \w[\w.-]*(?: \(default\))?)\.?$`)
+	// reNumbers is a list of numbers in prose: "1 or 2", "0, 1, or 2".
+	reNumbers = re(`(?:^|[\s(:])(\d+(?:, \d+)*,? or \d+)(?:[\s).,;]|$)`)
 	// reListed is a list of three or more values in parentheses that ends
 	// the description: "Use color (auto, always, never)"; bat marks the
 	// default "(*auto*, never, always)".
@@ -497,6 +499,9 @@ func enumIn(desc string) []string {
 		if len(vals) > 1 {
 			return vals
 		}
+	}
+	if m := reNumbers().FindStringSubmatch(desc); m != nil { // "the protocol version, 1 or 2"
+		return splitEnum(strings.ReplaceAll(strings.ReplaceAll(m[1], ", or ", ", "), " or ", ", "), ",")
 	}
 	return nil
 }

@@ -186,3 +186,22 @@ func TestCommandsThatRunThemselves(t *testing.T) {
 		t.Errorf("batcat: command ends %q, inputs %v", got, bat.Inputs)
 	}
 }
+
+// TestEnumsInProse reads the values a description lists in a sentence,
+// without its other words.
+func TestEnumsInProse(t *testing.T) {
+	for _, c := range []struct{ desc, want string }{
+		{"Protocol version to speak, 1 or 2.", "1|2"},
+		{"Verbosity: 0, 1, or 2", "0|1|2"},
+		{"Retry 0 or more times", ""},
+		{"<when> must be one of always, never, or auto, which is the default", "always|never|auto"},
+		{"the format, one of json, yaml or format:<string>", ""}, // the last value takes an argument
+		{"Use color (auto, always, never)", "auto|always|never"},
+		{"paths (Windows, too)", ""}, // two words in parentheses are prose
+		{"directory sorting order: none (default), name or inode", "none|name|inode"},
+	} {
+		if got := strings.Join(enumIn(c.desc), "|"); got != c.want {
+			t.Errorf("%q: enum %q, want %q", c.desc, got, c.want)
+		}
+	}
+}
