@@ -94,6 +94,10 @@ func TestWrapSingleDash(t *testing.T) {
 		"argjson": {"type": "object", "flag": "--argjson"},
 		"tab":     {"type": "boolean"},
 	})
+	// The report names the positional input as the draft does.
+	if !strings.Contains(d.stderr, "jq args_arg: a list of positional arguments, for the 3 forms of its usage") {
+		t.Errorf("the report does not name the input args_arg:\n%s", d.stderr)
+	}
 	out, isErr = d.call(t, "jq", map[string]any{"n": true, "arg": map[string]any{"who": "world", "greeting": "hello"},
 		"argjson": map[string]any{"n": "3"}, "args_arg": []string{`"\($greeting), \($who) \($n + 1)"`}})
 	if isErr || strings.TrimSpace(out) != `"hello, world 4"` {

@@ -86,24 +86,28 @@ func (d *drafter) tool(n *node) {
 		}
 	}
 	positionals, unread := positionalsOf(n)
+	guesses := make([]string, len(positionals)) // reported by the name the input gets
 	if unread != "" {
 		positionals = append(positionals, arg{name: "args", array: true})
-		d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s args: a list of positional arguments, for %s, which wrap cannot read; check what the program wants there", line, unread))
+		guesses = append(guesses, fmt.Sprintf("a list of positional arguments, for %s, which wrap cannot read; check what the program wants there", unread))
 	}
 	if len(positionals) == 0 && h.usage == "" && (h.layout.name == "Go flag" || h.layout == fallback) {
 		positionals = []arg{{name: "args", array: true}}
-		d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s args: a list of positional arguments, as the help shows no usage line", line))
+		guesses = []string{"a list of positional arguments, as the help shows no usage line"}
 	}
 	if len(positionals) > 0 && h.layout.dashdash {
 		t.Command = append(t.Command, "--")
 	}
-	for _, p := range positionals {
+	for i, p := range positionals {
 		name := p.name
 		if t.Inputs[name] != nil {
-			name += "_arg"
+			name += "_arg" // jq's --args flag and its args
 		}
 		if t.Inputs[name] != nil {
 			continue
+		}
+		if guesses[i] != "" {
+			d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s %s: %s", line, name, guesses[i]))
 		}
 		in := &input{Description: p.desc, Required: p.required}
 		if p.array {
