@@ -30,24 +30,36 @@ func hasCommandWord(form string, depth int) bool {
 
 // looseCommands reads the commands of a help that lists them in groups
 // under titles of its own ("start a working area (see also: ...)" in
-// git's help): indented lines of a command name and its summary. Only
-// when the usage names a command, so that a list of values is not taken
-// for one.
+// git's help): indented lines of a command name and its summary, right
+// under a title at the margin. Only when the usage names a command, and
+// only two groups or more: a program that runs the command it is given
+// would run a word of a table of values taken for a command.
 func (h *help) looseCommands(secs []section) {
 	if len(h.commands) > 0 || !hasCommandWord(h.usage, 0) {
 		return
 	}
+	var found []subcommand
+	groups := 0
 	for _, s := range secs {
+		inGroup, n := false, 0 // after a title at the margin; its commands
 		for _, l := range s.lines {
 			t := strings.TrimSpace(l)
-			if ind := indentOf(l); ind < 2 || ind > 8 {
-				continue
-			}
 			head, desc := splitColumns(t)
-			if desc != "" && validCommandName(head) && !strings.HasPrefix(head, "-") {
-				h.commands = append(h.commands, subcommand{name: head, summary: desc})
+			switch ind := indentOf(l); {
+			case t != "" && ind == 0:
+				inGroup, n = true, 0
+			case inGroup && t != "" && ind <= 8 && desc != "" && validCommandName(head):
+				found = append(found, subcommand{name: head, summary: desc})
+				if n++; n == 1 {
+					groups++
+				}
+			default:
+				inGroup = false
 			}
 		}
+	}
+	if groups >= 2 {
+		h.commands = found
 	}
 }
 

@@ -205,3 +205,25 @@ func TestEnumsInProse(t *testing.T) {
 		}
 	}
 }
+
+// TestLooseCommandsNeedGroups reads commands without a heading only in
+// groups under titles, as git lists them: a program that runs the
+// command it is given, whose help has one table of values, has none (its
+// values would be run as commands when their help is asked for).
+func TestLooseCommandsNeedGroups(t *testing.T) {
+	text := "Usage: runner [OPTION] COMMAND [ARG]...\nRun COMMAND with a signal sent after a while.\n\n" +
+		"Signals:\n  TERM      the default\n  KILL      cannot be caught\n\n" +
+		"  -s, --signal=SIGNAL   the signal to send\n"
+	if h := parseHelp(text); len(h.commands) != 0 {
+		t.Errorf("commands %v read from a table of values", h.commands)
+	}
+	text = "usage: tool <command> [<args>]\n\nGroup one\n   alpha     Do a\n   beta      Do b\n\nGroup two\n   gamma     Do c\n"
+	h := parseHelp(text)
+	var names []string
+	for _, c := range h.commands {
+		names = append(names, c.name)
+	}
+	if !slices.Equal(names, []string{"alpha", "beta", "gamma"}) {
+		t.Errorf("commands %q, want alpha, beta, gamma", names)
+	}
+}
