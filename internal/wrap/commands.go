@@ -117,6 +117,31 @@ func itself(n *node) *node {
 	return &self
 }
 
+// draftItself drafts a command that has subcommands as a tool of its own
+// too, when it runs by itself. The command given is checked as a program
+// without subcommands is (its subcommands were checked in their parent's
+// list): what its name or description says.
+func (d *drafter) draftItself(n *node, summary string) {
+	self := itself(n)
+	if self == nil {
+		return
+	}
+	if len(n.path) == d.base {
+		name := ""
+		if len(n.path) > 0 {
+			name = n.path[len(n.path)-1]
+		}
+		if why := risky(name, nil, n.help.about); why != "" {
+			if !d.allowed(n.path) {
+				d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s: %s; to draft it, add --allow %q", d.cmdline(n.path), why, d.cmdline(n.path)))
+				return
+			}
+			self.writes = true
+		}
+	}
+	d.walk(self, summary)
+}
+
 // commandsNote says what a command's list of subcommands holds, for the
 // report: how many, which one runs when none is given, and which are not
 // drafted because they only print help or shell completion.

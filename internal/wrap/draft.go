@@ -262,9 +262,7 @@ func (d *drafter) walk(n *node, summary string) {
 	}
 	d.res.Recognised = append(d.res.Recognised, fmt.Sprintf("%s: %s help; %s",
 		d.cmdline(n.path), h.layout.name, commandsNote(h)))
-	if self := itself(n); self != nil {
-		d.walk(self, summary) // it runs by itself too: a tool of its own
-	}
+	d.draftItself(n, summary)
 	for _, c := range h.commands {
 		path := append(slices.Clone(n.path), c.name)
 		line := d.cmdline(path)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // flagOf returns the flag of a help text spelled so, or fails.
@@ -225,5 +226,31 @@ func TestLooseCommandsNeedGroups(t *testing.T) {
 	}
 	if !slices.Equal(names, []string{"alpha", "beta", "gamma"}) {
 		t.Errorf("commands %q, want alpha, beta, gamma", names)
+	}
+}
+
+// TestItselfIsCheckedAsAProgram leaves out a program's own tool when its
+// description says it writes, as for a program without subcommands.
+func TestItselfIsCheckedAsAProgram(t *testing.T) {
+	text := "Deletes old files.\n\nUsage:\n  sweep [flags]\n  sweep [command]\n\nAvailable Commands:\n  list        List old files\n\nFlags:\n  -h, --help   help for sweep\n"
+	list := "List old files\n\nUsage:\n  sweep list [flags]\n\nFlags:\n  -h, --help   help for list\n"
+	run := func(_ context.Context, argv []string, _ time.Duration) (string, error) {
+		if len(argv) > 2 {
+			return list, nil
+		}
+		return text, nil
+	}
+	res, err := draft(context.Background(), []string{"sweep"}, Options{}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Tools, []string{"sweep_list"}) || !slices.ContainsFunc(res.LeftOut, func(s string) bool {
+		return strings.HasPrefix(s, `sweep: its help says "Deletes old files"; to draft it, add --allow "sweep"`)
+	}) {
+		t.Errorf("tools %q, left out %q", res.Tools, res.LeftOut)
+	}
+	res, err = draft(context.Background(), []string{"sweep"}, Options{Allow: []string{"sweep"}}, run)
+	if err != nil || !slices.Equal(res.Tools, []string{"sweep", "sweep_list"}) {
+		t.Errorf("allowed: tools %q, %v", res.Tools, err)
 	}
 }
