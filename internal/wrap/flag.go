@@ -49,9 +49,9 @@ func readFlags(l *layout, lines []string) ([]option, []string) {
 	return out, unread
 }
 
-// nameWords are placeholders that stand for a name: the first of two
+// pairNames are placeholders that stand for a name: the first of two
 // values that make a map ("--arg a v", "--parameter-list <VAR> <VALUES>").
-var nameWords = words(`a k name key var variable param parameter field header label`)
+var pairNames = words(`a k name key var variable param parameter field header label`)
 
 // namesOnly reports whether a manual page's option line holds only
 // spellings, each with at most one placeholder: "-n <number>,
@@ -248,7 +248,7 @@ func (f *option) readDescription() {
 // typeOfValues types a flag that takes several values at once: a map when
 // they are a name and its value, else not offered.
 func (f *option) typeOfValues(vals []string) {
-	if len(vals) == 2 && nameWords[strings.ToLower(strings.Trim(vals[0], "<>"))] {
+	if len(vals) == 2 && pairNames[strings.ToLower(strings.Trim(vals[0], "<>"))] {
 		k, v := strings.Trim(vals[0], "<>"), strings.Trim(vals[1], "<>")
 		f.typ = "object"
 		f.desc = strings.TrimSpace(fmt.Sprintf("%s Each entry %s: %s is passed as %s %s %s.", f.desc, k, v, f.spelling, k, v))
