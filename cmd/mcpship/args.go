@@ -33,7 +33,7 @@ func interspersed(app *cli.App, args []string) []string {
 		cmd = subcommand(cmd, args[i])
 	}
 	i++
-	if cmd == nil || cmd.SkipFlagParsing || i == len(args) {
+	if cmd == nil || cmd.SkipFlagParsing || i == len(args) || slices.Contains(inOrder, cmd.Name) {
 		return args // nothing to move
 	}
 	takesValue := map[string]bool{}
@@ -69,6 +69,11 @@ func interspersed(app *cli.App, args []string) []string {
 	}
 	return append(out, positional...)
 }
+
+// inOrder are the commands whose flags go before their positional
+// arguments, which are left where they are: call's flags go before TOOL
+// (docs/tools.md), so that one after it is refused rather than moved.
+var inOrder = []string{"call"}
 
 func subcommand(cmd *cli.Command, name string) *cli.Command {
 	for _, sub := range cmd.Subcommands {
