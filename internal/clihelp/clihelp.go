@@ -10,54 +10,20 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/mcpship/mcpship/internal/clitool"
 )
 
 // ExitUsage is the exit code of a usage error (EX_USAGE of BSD's
 // sysexits.h).
 const ExitUsage = 64
 
-// flagBefore are the words before a flag's name in the flag package's
-// errors: "flag provided but not defined: -frob", "flag needs an
-// argument: -client", "invalid value "x" for flag -timeout: …",
-// "invalid boolean value "x" for -json: …".
-var flagBefore = []string{"defined: -", "argument: -", "for flag -", "for -"}
-
 // FlagError returns err, an error of parsing flags, as a usage error
 // (exit code [ExitUsage]) that writes a long flag --NAME, as mcpship's
 // help does, not -NAME.
 func FlagError(err error) error {
-	return cli.Exit(longFlags(err.Error()), ExitUsage)
+	return cli.Exit(clitool.LongFlags(err.Error()), ExitUsage)
 }
-
-// longFlags adds a dash to each flag of two letters or more that msg
-// names after one of flagBefore.
-func longFlags(msg string) string {
-	var b strings.Builder
-	for {
-		at, before := -1, ""
-		for _, w := range flagBefore {
-			if i := strings.Index(msg, w); i >= 0 && (at < 0 || i < at) {
-				at, before = i, w
-			}
-		}
-		if at < 0 {
-			return b.String() + msg
-		}
-		end := at + len(before)
-		name := end
-		for name < len(msg) && (isLetter(msg[name]) || name > end && (msg[name] == '-' || msg[name] == '_' || msg[name] >= '0' && msg[name] <= '9')) {
-			name++
-		}
-		b.WriteString(msg[:end])
-		if name-end >= 2 {
-			b.WriteByte('-')
-		}
-		b.WriteString(msg[end:name])
-		msg = msg[name:]
-	}
-}
-
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // OnUsageError is [FlagError] as a command's OnUsageError.
 func OnUsageError(_ *cli.Context, err error, _ bool) error { return FlagError(err) }
