@@ -33,8 +33,19 @@ func interspersed(app *cli.App, args []string) []string {
 		cmd = subcommand(cmd, args[i])
 	}
 	i++
-	if cmd == nil || cmd.SkipFlagParsing || i == len(args) || slices.Contains(inOrder, cmd.Name) {
+	if cmd == nil || cmd.SkipFlagParsing || i == len(args) {
 		return args // nothing to move
+	}
+	if slices.Contains(inOrder, cmd.Name) {
+		for _, a := range args[i:] {
+			if a == "--" {
+				break
+			}
+			if slices.Contains(cli.HelpFlag.Names(), strings.TrimLeft(a, "-")) && strings.HasPrefix(a, "-") {
+				return append(slices.Clone(args[:i]), "--help")
+			}
+		}
+		return args
 	}
 	takesValue := map[string]bool{}
 	for _, f := range append([]cli.Flag{cli.HelpFlag}, cmd.Flags...) {
@@ -73,6 +84,7 @@ func interspersed(app *cli.App, args []string) []string {
 // inOrder are the commands whose flags go before their positional
 // arguments, which are left where they are: call's flags go before TOOL
 // (docs/tools.md), so that one after it is refused rather than moved.
+// --help among the arguments still shows the command's help.
 var inOrder = []string{"call"}
 
 func subcommand(cmd *cli.Command, name string) *cli.Command {
