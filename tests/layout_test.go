@@ -3,8 +3,13 @@ package tests
 import (
 	"encoding/json"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"io/fs"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -161,4 +166,79 @@ func TestArrows(t *testing.T) {
 			t.Errorf("cmd/mcpship depends on %s", dep)
 		}
 	}
+}
+
+// TestPublicSurface holds the public packages to at most 90 exported
+// top-level names in all, as go doc -short lists them, each with a doc
+// comment: every one is a promise to keep (docs/design.md).
+func TestPublicSurface(t *testing.T) {
+	total := 0
+	for _, p := range public {
+		cmd := exec.Command("go", "doc", "-short", "./"+p)
+		cmd.Dir = ".."
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go doc -short ./%s: %v", p, err)
+		}
+		total += len(strings.Split(strings.TrimSpace(string(out)), "\n"))
+		fset := token.NewFileSet()
+		pkgs, err := parser.ParseDir(fset, filepath.Join("..", p), func(fi fs.FileInfo) bool {
+			return !strings.HasSuffix(fi.Name(), "_test.go")
+		}, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pkg := range pkgs {
+			for _, f := range pkg.Files {
+				for _, d := range f.Decls {
+					for _, name := range undocumented(d) {
+						t.Errorf("%s.%s has no doc comment", p, name)
+					}
+				}
+			}
+		}
+	}
+	if total > 90 {
+		t.Errorf("the public packages export %d top-level names (go doc -short), more than 90: move what only mcpship uses under internal/", total)
+	}
+}
+
+// undocumented returns the exported names d declares without a doc
+// comment (a name in a documented group counts as documented).
+func undocumented(d ast.Decl) []string {
+	var names []string
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Name.IsExported() && d.Doc == nil && (d.Recv == nil || exportedRecv(d.Recv)) {
+			names = append(names, d.Name.Name)
+		}
+	case *ast.GenDecl:
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				if s.Name.IsExported() && d.Doc == nil && s.Doc == nil {
+					names = append(names, s.Name.Name)
+				}
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					if n.IsExported() && d.Doc == nil && s.Doc == nil && s.Comment == nil {
+						names = append(names, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return names
+}
+
+func exportedRecv(fl *ast.FieldList) bool {
+	t := fl.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	if i, ok := t.(*ast.IndexExpr); ok {
+		t = i.X
+	}
+	id, ok := t.(*ast.Ident)
+	return ok && id.IsExported()
 }
