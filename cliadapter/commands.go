@@ -22,7 +22,7 @@ func Commands(newApp func() *cli.App, opts Options) []*cli.Command {
 			&cli.StringFlag{Name: "transport", Value: "stdio", Usage: clitool.TransportUsage},
 			&cli.BoolFlag{Name: "allow-write", Usage: clitool.AllowWriteUsage},
 		},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return cli.Exit(err.Error(), 64) },
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return clitool.FlagError(err) },
 		Action: func(c *cli.Context) error {
 			o, tools := opts.shared()
 			stdio := &mcp.StdioOptions{Stdin: c.App.Reader, Stdout: c.App.Writer, RedirectStdout: opts.RedirectStdout}

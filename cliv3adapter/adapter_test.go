@@ -314,7 +314,7 @@ func TestCommands(t *testing.T) {
 	}{
 		{[]string{"mcp", "extra"}, `mcp takes no arguments, got "extra"`},
 		{[]string{"mcp", "--transport", "http"}, `unsupported --transport "http"`},
-		{[]string{"mcp", "--bogus"}, `flag provided but not defined: -bogus`},
+		{[]string{"mcp", "--bogus"}, `flag provided but not defined: --bogus`},
 		{[]string{"init", "--scope", "global"}, `--scope "global": want project, user or local`},
 	} {
 		_, _, err := run(tc.args...)

@@ -29,7 +29,7 @@ func Commands(newRoot func() *cli.Command, opts Options) []*cli.Command {
 			&cli.BoolFlag{Name: "allow-write", Usage: clitool.AllowWriteUsage},
 		},
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-			return clitool.Usagef("%v", err)
+			return clitool.FlagError(err)
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, tools := opts.shared()

@@ -8,7 +8,8 @@ import (
 
 // TestImports pins an arrow: installer edits config files and knows
 // nothing of the protocol. Starting a server and talking MCP to it is
-// doctor's, in registercmd.
+// doctor's, in internal/register. The arrows of the whole tree are
+// pinned by tests.TestArrows.
 func TestImports(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {

@@ -21,12 +21,18 @@ func ExampleCommands() {
 		Flags: []registercmd.Flag{{Name: "allow-write", Bool: true, Usage: "register 'wc mcp --allow-write'"}},
 	})...)
 	for _, c := range app.Commands {
-		fmt.Printf("%s: %s\n", c.Name, c.Usage)
+		fmt.Println(c.Name)
+		for _, f := range c.Flags {
+			if f.Names()[0] == "allow-write" {
+				fmt.Printf("  --allow-write: %s\n", f.(*cli.BoolFlag).Usage)
+			}
+		}
 	}
 	// Output:
-	// init: register this program (or any stdio server) with AI assistants
-	// remove: remove a server from AI assistants' config files
-	// doctor: start this program as the assistants would and check that it answers
+	// init
+	//   --allow-write: register 'wc mcp --allow-write'
+	// remove
+	// doctor
 }
 
 // Run is for a program on another command-line package: it parses the

@@ -36,6 +36,17 @@ func interspersed(app *cli.App, args []string) []string {
 	if cmd == nil || cmd.SkipFlagParsing || i == len(args) {
 		return args // nothing to move
 	}
+	if slices.Contains(inOrder, cmd.Name) {
+		for _, a := range args[i:] {
+			if a == "--" {
+				break
+			}
+			if slices.Contains(cli.HelpFlag.Names(), strings.TrimLeft(a, "-")) && strings.HasPrefix(a, "-") {
+				return append(slices.Clone(args[:i]), "--help")
+			}
+		}
+		return args
+	}
 	takesValue := map[string]bool{}
 	for _, f := range append([]cli.Flag{cli.HelpFlag}, cmd.Flags...) {
 		tv, ok := f.(cli.DocGenerationFlag)
@@ -69,6 +80,12 @@ func interspersed(app *cli.App, args []string) []string {
 	}
 	return append(out, positional...)
 }
+
+// inOrder are the commands whose flags go before their positional
+// arguments, which are left where they are: call's flags go before TOOL
+// (docs/tools.md), so that one after it is refused rather than moved.
+// --help among the arguments still shows the command's help.
+var inOrder = []string{"call"}
 
 func subcommand(cmd *cli.Command, name string) *cli.Command {
 	for _, sub := range cmd.Subcommands {

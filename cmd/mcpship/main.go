@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/internal/addcmd"
+	"github.com/mcpship/mcpship/internal/clihelp"
 	"github.com/mcpship/mcpship/release"
 )
 
@@ -31,9 +33,10 @@ func usagef(format string, args ...any) error {
 	return cli.Exit(fmt.Sprintf(format, args...), exitUsage)
 }
 
-// usageError makes a flag parsing error a usage error.
+// usageError makes a flag parsing error a usage error, naming the flag
+// as --NAME.
 func usageError(_ *cli.Context, err error, _ bool) error {
-	return cli.Exit(err.Error(), exitUsage)
+	return clihelp.FlagError(err)
 }
 
 func plural(n int, what string) string {
@@ -50,6 +53,14 @@ func main() {
 // run executes the command line args and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newAppWith(stdin, stdout, stderr, commandsFor(args))
+	if words, ok := completing(args); ok {
+		setCompletion(app, words)
+		if len(words) > 0 && words[len(words)-1] == "--" {
+			args = append(slices.Clone(args[:len(args)-2]), completionFlag) // "--" begins a flag here, it ends none
+		}
+	} else if words != nil || len(args) > 1 && args[len(args)-1] == completionFlag {
+		return exitOK // completing a server's command after "--": nothing to offer, nothing run
+	}
 	err := app.Run(interspersed(app, args))
 	if err == nil {
 		return exitOK
@@ -77,6 +88,7 @@ func exitCode(err error) int {
 }
 
 func init() {
+	cli.FlagStringer = clihelp.FlagString // one help style for every command
 	cli.VersionPrinter = func(c *cli.Context) {
 		fmt.Fprintln(c.App.Writer, release.Current().String())
 	}

@@ -27,7 +27,7 @@ func serveCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-message-bytes", Value: mcp.DefaultMaxMessageBytes, Usage: "longest message accepted; a longer one gets an error reply"},
 			&cli.IntFlag{Name: "max-concurrent-calls", Value: 16, Usage: "tool calls run at once; more wait their turn"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "stderr log level: debug, info, warn or error"},
-			&cli.StringSliceFlag{Name: "manifest", Usage: "serve the tools `FILE` declares (repeat, or give a comma-separated list); see docs/manifest.md"},
+			&cli.StringSliceFlag{Name: "manifest", Usage: "serve the tools `FILE` declares; see docs/manifest.md (repeatable, or a comma-separated list)"},
 			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "session default `NAME=VALUE` for an input a call leaves out; NAME is INPUT or TOOL.INPUT (repeatable)"},
 			&cli.DurationFlag{Name: "progress-interval", Value: manifest.DefaultProgressInterval, Usage: "how often a running manifest command reports progress to a call that asked for it"},
 		},

@@ -31,7 +31,7 @@ func wrapCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "mcpship.json", Usage: "write the manifest to `FILE`"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite FILE if it exists"},
-			&cli.StringSliceFlag{Name: "allow", Usage: "draft the `COMMAND` (\"db migrate\") although it may write; repeatable"},
+			&cli.StringSliceFlag{Name: "allow", Usage: "draft the `COMMAND` (\"db migrate\") although it may write (repeatable)"},
 			&cli.IntFlag{Name: "max-depth", Value: 3, Usage: "read subcommands this many levels deep"},
 			&cli.IntFlag{Name: "max-runs", Value: 100, Usage: "run the program for help at most this many times"},
 			&cli.DurationFlag{Name: "timeout", Value: wrapTimeout, Usage: "give each help run this long"},

@@ -27,6 +27,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/installer"
+	"github.com/mcpship/mcpship/internal/clihelp"
 	"github.com/mcpship/mcpship/internal/installed"
 	"github.com/mcpship/mcpship/internal/mcpb"
 	"github.com/mcpship/mcpship/internal/register"
@@ -64,7 +65,7 @@ func Command() *cli.Command {
 			&cli.StringFlag{Name: "sha256", Usage: "SHA-256 the bundle file or URL must have (hex)"},
 			&cli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Usage: "time the server has to answer the handshake check"},
 		),
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return cli.Exit(err.Error(), exitUsage) },
+		OnUsageError: clihelp.OnUsageError,
 		Action:       run,
 	}
 }

@@ -41,6 +41,11 @@ func Usagef(format string, args ...any) error {
 	return usageError(fmt.Sprintf(format, args...))
 }
 
+// FlagError returns err, an error of parsing flags, as a usage error
+// that names a flag as it is written, --frob (the flag package says
+// -frob).
+func FlagError(err error) error { return usageError(LongFlags(err.Error())) }
+
 type usageError string
 
 func (e usageError) Error() string { return string(e) }

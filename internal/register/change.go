@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/installer"
+	"github.com/mcpship/mcpship/internal/clihelp"
 )
 
 // The flags and helpers shared by init, remove, restore and list.
@@ -20,9 +21,10 @@ func usagef(format string, args ...any) error {
 	return cli.Exit(fmt.Sprintf(format, args...), exitUsage)
 }
 
-// onUsageError makes a flag parsing error a usage error.
+// onUsageError makes a flag parsing error a usage error, naming the flag
+// as --NAME.
 func onUsageError(_ *cli.Context, err error, _ bool) error {
-	return cli.Exit(err.Error(), exitUsage)
+	return clihelp.FlagError(err)
 }
 
 // envFlag collects repeated --env K=V values without splitting on commas.

@@ -99,6 +99,11 @@ func runCall(c *cli.Context) error {
 	if i := slices.Index(words, "--"); i >= 0 {
 		words, argv = words[:i], words[i+1:]
 	}
+	for _, w := range words {
+		if strings.HasPrefix(w, "-") && w != "-" {
+			return usagef("%s after TOOL: flags go before TOOL (%s call --json TOOL '{}' -- COMMAND), everything after -- is the server's command", w, c.App.Name)
+		}
+	}
 	if argv == nil && !c.IsSet("name") {
 		return usagef("name the tool, then the server: a command after \"--\" (%s call TOOL '{}' -- %s serve --manifest mcpship.json), or --name and the name of a registered one (see '%s list')",
 			c.App.Name, c.App.Name, c.App.Name)
