@@ -348,7 +348,7 @@ func manifestServer(file string, programs map[string]string) (*server, error) {
 	}
 	srv := &server{
 		exe:      "mcpship",
-		args:     []string{"serve", "--manifest", "${__dirname}/server/mcpship.json"},
+		args:     manifest.ServeArgs("${__dirname}/server/mcpship.json"),
 		manifest: data,
 		programs: map[string][]int{},
 	}
