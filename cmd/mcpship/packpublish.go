@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"debug/buildinfo"
 	"fmt"
-	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -150,13 +146,7 @@ func appArgs(o pack.Options) []string {
 func goPackage(c *cli.Context, o pack.Options, server string) (publish.Package, error) {
 	pkg := c.String("go-package")
 	if pkg == "" {
-		for _, p := range slices.SortedFunc(maps.Keys(o.Binaries), func(a, b pack.Platform) int { return strings.Compare(a.String(), b.String()) }) {
-			// A path that 'go install' can fetch starts with a domain.
-			if bi, err := buildinfo.Read(bytes.NewReader(o.Binaries[p])); err == nil && strings.Contains(strings.Split(bi.Path, "/")[0], ".") {
-				pkg = bi.Path
-				break
-			}
-		}
+		pkg = o.Binaries.MainPackage()
 	}
 	if pkg == "" {
 		return publish.Package{}, fmt.Errorf("the app's binaries do not record an importable package path; give it with --go-package")
