@@ -87,7 +87,19 @@ func compileValue(doc any, at string) (*schema, error) {
 
 func compileObject(d map[string]any, at string) (*schema, error) {
 	s := &schema{}
-	var err error
+	for _, compile := range []func(*schema, map[string]any, string) error{
+		(*schema).compileType, (*schema).compileMembers, (*schema).compileValues,
+		(*schema).compileBounds, (*schema).compilePattern, (*schema).compileCombinations,
+	} {
+		if err := compile(s, d, at); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// compileType reads "type": a name or a list of names.
+func (s *schema) compileType(d map[string]any, at string) error {
 	switch t := d["type"].(type) {
 	case nil:
 	case string:
@@ -96,22 +108,29 @@ func compileObject(d map[string]any, at string) (*schema, error) {
 		for _, e := range t {
 			name, ok := e.(string)
 			if !ok {
-				return nil, fmt.Errorf("%s.type: must be a string or an array of strings", at)
+				return fmt.Errorf("%s.type: must be a string or an array of strings", at)
 			}
 			s.types = append(s.types, name)
 		}
 	default:
-		return nil, fmt.Errorf("%s.type: must be a string or an array of strings", at)
+		return fmt.Errorf("%s.type: must be a string or an array of strings", at)
 	}
+	return nil
+}
+
+// compileMembers reads what an object's members must be: "properties",
+// "required", "additionalProperties", and an array's "items".
+func (s *schema) compileMembers(d map[string]any, at string) error {
+	var err error
 	if p, ok := d["properties"]; ok {
 		props, ok := p.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("%s.properties: must be an object", at)
+			return fmt.Errorf("%s.properties: must be an object", at)
 		}
 		s.properties = make(map[string]*schema, len(props))
 		for name, sub := range props {
 			if s.properties[name], err = compileValue(sub, at+".properties."+name); err != nil {
-				return nil, err
+				return err
 			}
 			s.propOrder = append(s.propOrder, name)
 		}
@@ -120,12 +139,12 @@ func compileObject(d map[string]any, at string) (*schema, error) {
 	if r, ok := d["required"]; ok {
 		list, ok := r.([]any)
 		if !ok {
-			return nil, fmt.Errorf("%s.required: must be an array of strings", at)
+			return fmt.Errorf("%s.required: must be an array of strings", at)
 		}
 		for _, e := range list {
 			name, ok := e.(string)
 			if !ok {
-				return nil, fmt.Errorf("%s.required: must be an array of strings", at)
+				return fmt.Errorf("%s.required: must be an array of strings", at)
 			}
 			s.required = append(s.required, name)
 		}
@@ -136,18 +155,24 @@ func compileObject(d map[string]any, at string) (*schema, error) {
 		s.noAdditional = !a
 	default:
 		if s.additional, err = compileValue(a, at+".additionalProperties"); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if it, ok := d["items"]; ok {
 		if s.items, err = compileValue(it, at+".items"); err != nil {
-			return nil, err
+			return err
 		}
 	}
+	return nil
+}
+
+// compileValues reads the values named outright: "enum", "const" and
+// "default".
+func (s *schema) compileValues(d map[string]any, at string) error {
 	if e, ok := d["enum"]; ok {
 		list, ok := e.([]any)
 		if !ok {
-			return nil, fmt.Errorf("%s.enum: must be an array", at)
+			return fmt.Errorf("%s.enum: must be an array", at)
 		}
 		for _, v := range list {
 			s.enum = append(s.enum, canonical(v))
@@ -157,11 +182,17 @@ func compileObject(d map[string]any, at string) (*schema, error) {
 		s.hasConst, s.constant = true, canonical(c)
 	}
 	if v, ok := d["default"]; ok {
+		var err error
 		if s.defaultJSON, err = json.Marshal(v); err != nil {
-			return nil, fmt.Errorf("%s.default: %v", at, err)
+			return fmt.Errorf("%s.default: %v", at, err)
 		}
 		s.hasDefault, s.defaultValue = true, v
 	}
+	return nil
+}
+
+// compileBounds reads the numeric bounds and the bounds on lengths.
+func (s *schema) compileBounds(d map[string]any, at string) error {
 	for _, kw := range []struct {
 		name string
 		dst  **float64
@@ -169,7 +200,7 @@ func compileObject(d map[string]any, at string) (*schema, error) {
 		if v, ok := d[kw.name]; ok {
 			f, ok := number(v)
 			if !ok {
-				return nil, fmt.Errorf("%s.%s: must be a number", at, kw.name)
+				return fmt.Errorf("%s.%s: must be a number", at, kw.name)
 			}
 			*kw.dst = &f
 		}
@@ -181,21 +212,34 @@ func compileObject(d map[string]any, at string) (*schema, error) {
 		if v, ok := d[kw.name]; ok {
 			f, ok := number(v)
 			if !ok || f < 0 || f != math.Trunc(f) {
-				return nil, fmt.Errorf("%s.%s: must be a non-negative integer", at, kw.name)
+				return fmt.Errorf("%s.%s: must be a non-negative integer", at, kw.name)
 			}
 			n := int(f)
 			*kw.dst = &n
 		}
 	}
-	if p, ok := d["pattern"]; ok {
-		str, ok := p.(string)
-		if !ok {
-			return nil, fmt.Errorf("%s.pattern: must be a string", at)
-		}
-		if s.pattern, err = regexp.Compile(str); err != nil {
-			return nil, fmt.Errorf("%s.pattern: %v", at, err)
-		}
+	return nil
+}
+
+// compilePattern reads "pattern", a regular expression in Go's syntax.
+func (s *schema) compilePattern(d map[string]any, at string) error {
+	p, ok := d["pattern"]
+	if !ok {
+		return nil
 	}
+	str, ok := p.(string)
+	if !ok {
+		return fmt.Errorf("%s.pattern: must be a string", at)
+	}
+	var err error
+	if s.pattern, err = regexp.Compile(str); err != nil {
+		return fmt.Errorf("%s.pattern: %v", at, err)
+	}
+	return nil
+}
+
+// compileCombinations reads "allOf", "anyOf" and "oneOf".
+func (s *schema) compileCombinations(d map[string]any, at string) error {
 	for _, kw := range []struct {
 		name string
 		dst  *[]*schema
@@ -206,17 +250,17 @@ func compileObject(d map[string]any, at string) (*schema, error) {
 		}
 		list, ok := v.([]any)
 		if !ok {
-			return nil, fmt.Errorf("%s.%s: must be an array of schemas", at, kw.name)
+			return fmt.Errorf("%s.%s: must be an array of schemas", at, kw.name)
 		}
 		for i, sub := range list {
 			c, err := compileValue(sub, fmt.Sprintf("%s.%s[%d]", at, kw.name, i))
 			if err != nil {
-				return nil, err
+				return err
 			}
 			*kw.dst = append(*kw.dst, c)
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // checkDefaults reports a default of a property that its own schema refuses.

@@ -160,60 +160,76 @@ func (d *deriver) schema(t reflect.Type) (map[string]any, error) {
 	case reflect.Interface:
 		return map[string]any{}, nil
 	case reflect.Slice, reflect.Array:
-		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
-			s := d.typed("string", true)
-			s["contentEncoding"] = "base64"
-			return s, nil
-		}
-		items, err := d.schema(t.Elem())
-		if err != nil {
-			return nil, err
-		}
-		s := d.typed("array", nullable || t.Kind() == reflect.Slice)
-		s["items"] = items
-		if t.Kind() == reflect.Array {
-			s["minItems"], s["maxItems"] = t.Len(), t.Len()
-		}
-		return s, nil
+		return d.arraySchema(t, nullable)
 	case reflect.Map:
-		if t.Key().Kind() != reflect.String {
-			return nil, fmt.Errorf("%v: a map's keys must be strings to be a JSON object", t)
-		}
-		s := d.typed("object", true)
-		values, err := d.schema(t.Elem())
-		if err != nil {
-			return nil, err
-		}
-		if len(values) > 0 {
-			s["additionalProperties"] = values
-		}
-		return s, nil
+		return d.mapSchema(t)
 	case reflect.Struct:
-		if d.seen[t] {
-			return nil, fmt.Errorf("%v refers to itself, which a schema here cannot describe; set the schema by hand", t)
-		}
-		d.seen[t] = true
-		defer delete(d.seen, t)
-		fields, err := d.fields(t)
-		if err != nil {
-			return nil, err
-		}
-		props := map[string]any{}
-		var required []string
-		for _, p := range fields {
-			props[p.name] = p.schema
-			if p.required {
-				required = append(required, p.name)
-			}
-		}
-		s := d.typed("object", nullable)
-		s["properties"] = props
-		if len(required) > 0 {
-			s["required"] = required
-		}
-		return s, nil
+		return d.structSchema(t, nullable)
 	}
 	return nil, fmt.Errorf("%v: JSON has no %v", t, t.Kind())
+}
+
+// arraySchema is the schema of a slice or array type: []byte is base64
+// text, as encoding/json writes it.
+func (d *deriver) arraySchema(t reflect.Type, nullable bool) (map[string]any, error) {
+	if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+		s := d.typed("string", true)
+		s["contentEncoding"] = "base64"
+		return s, nil
+	}
+	items, err := d.schema(t.Elem())
+	if err != nil {
+		return nil, err
+	}
+	s := d.typed("array", nullable || t.Kind() == reflect.Slice)
+	s["items"] = items
+	if t.Kind() == reflect.Array {
+		s["minItems"], s["maxItems"] = t.Len(), t.Len()
+	}
+	return s, nil
+}
+
+// mapSchema is the schema of a map type with string keys.
+func (d *deriver) mapSchema(t reflect.Type) (map[string]any, error) {
+	if t.Key().Kind() != reflect.String {
+		return nil, fmt.Errorf("%v: a map's keys must be strings to be a JSON object", t)
+	}
+	s := d.typed("object", true)
+	values, err := d.schema(t.Elem())
+	if err != nil {
+		return nil, err
+	}
+	if len(values) > 0 {
+		s["additionalProperties"] = values
+	}
+	return s, nil
+}
+
+// structSchema is the schema of a struct type, its fields as properties.
+func (d *deriver) structSchema(t reflect.Type, nullable bool) (map[string]any, error) {
+	if d.seen[t] {
+		return nil, fmt.Errorf("%v refers to itself, which a schema here cannot describe; set the schema by hand", t)
+	}
+	d.seen[t] = true
+	defer delete(d.seen, t)
+	fields, err := d.fields(t)
+	if err != nil {
+		return nil, err
+	}
+	props := map[string]any{}
+	var required []string
+	for _, p := range fields {
+		props[p.name] = p.schema
+		if p.required {
+			required = append(required, p.name)
+		}
+	}
+	s := d.typed("object", nullable)
+	s["properties"] = props
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s, nil
 }
 
 // typed returns {"type": name}, or {"type": [name, "null"]} for a value

@@ -63,7 +63,9 @@ func buildAndRun(m *testing.M) int {
 		{cobraappPath, "github.com/mcpship/mcpship/examples/cobraapp", true},
 		{cliv3appPath, "github.com/mcpship/mcpship/examples/cliv3app", true},
 	} {
-		args := []string{"build", "-o", b.out}
+		// The release build's tag (.goreleaser.yaml), so that the tests
+		// run what users get.
+		args := []string{"build", "-tags=urfave_cli_no_docs", "-o", b.out}
 		if b.cover && coverDir != "" {
 			args = append(args, "-cover")
 		}

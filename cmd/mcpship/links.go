@@ -4,12 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpship/mcpship/internal/manifest"
 	"github.com/mcpship/mcpship/internal/publish"
 )
 
@@ -48,7 +47,7 @@ func runLinks(c *cli.Context) error {
 			return err
 		}
 		if name := c.String("registry-name"); name != "" {
-			if !registryName().MatchString(name) {
+			if publish.CheckName(name) != nil {
 				return usagef("--registry-name %q is not a name in the MCP Registry, such as io.github.OWNER/NAME", name)
 			}
 			_, err := fmt.Fprintf(c.App.Writer, "\nOr, with mcpship, the bundle from the MCP Registry, for the assistants you name:\n\n```sh\nmcpship add %s --client claude-code,cursor,vscode\n```\n", name)
@@ -64,9 +63,6 @@ func runLinks(c *cli.Context) error {
 		Commands []publish.OneLiner `json:"commands"`
 	}{publish.Links(e), publish.OneLiners(e)})
 }
-
-// registryName is the registry schema's pattern for a server name.
-var registryName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`) })
 
 // linkEntry is the server the links install, from the flags.
 func linkEntry(c *cli.Context) (publish.Entry, error) {
@@ -108,7 +104,7 @@ func linkEntry(c *cli.Context) (publish.Entry, error) {
 		}
 		path = abs
 	}
-	e.Args = []string{"serve", "--manifest", path}
+	e.Args = manifest.ServeArgs(path)
 	return e, nil
 }
 

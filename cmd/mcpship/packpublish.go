@@ -1,20 +1,15 @@
 package main
 
 import (
-	"bytes"
-	"debug/buildinfo"
 	"fmt"
-	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpship/mcpship/internal/manifest"
 	"github.com/mcpship/mcpship/internal/pack"
 	"github.com/mcpship/mcpship/internal/publish"
 )
@@ -42,69 +37,71 @@ type publication struct {
 	plugin     publish.Plugin
 }
 
-// githubRepo matches a GitHub repository URL and captures its owner.
-var githubRepo = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^https://github\.com/([A-Za-z0-9-]+)/[A-Za-z0-9._-]+?(\.git)?/?$`)
-})
-
 // planPublication reads pack's publishing flags for o. It refuses, before
 // anything is written, a server.json that cannot be written: an existing
 // file that is not JSON or names another server, a description the
 // registry would refuse.
 func planPublication(c *cli.Context, o pack.Options) (*publication, error) {
-	p := &publication{}
 	o.Version = strings.TrimPrefix(o.Version, "v")
-	repo := strings.TrimSuffix(strings.TrimSuffix(o.Repository, "/"), ".git")
-	owner := ""
-	if m := githubRepo().FindStringSubmatch(o.Repository); m != nil {
-		owner = m[1]
+	d := publish.DefaultsFor(o.Repository, o.Name, o.Version)
+	p := &publication{downloads: d.DownloadURL}
+	name := d.RegistryName
+	if n := c.String("registry-name"); n != "" {
+		name = n
 	}
-	name := c.String("registry-name")
-	if name == "" && owner != "" {
-		name = "io.github." + owner + "/" + o.Name
-	}
-	p.downloads = c.String("download-url")
-	if p.downloads == "" && owner != "" {
-		p.downloads = repo + "/releases/download/v" + o.Version + "/"
+	if u := c.String("download-url"); u != "" {
+		p.downloads = u
 	}
 	switch {
 	case name != "" && p.downloads != "":
-		p.serverJSON = c.String("server-json")
-		if p.serverJSON == "" {
-			p.serverJSON = filepath.Join(c.String("out"), "server.json")
+		if err := p.planServerJSON(c, o, name, d.Repository); err != nil {
+			return nil, err
 		}
 	case c.IsSet("server-json") || c.IsSet("registry-name") || c.IsSet("download-url"):
 		return nil, usagef("server.json needs --registry-name and --download-url, or a GitHub --repository to take them from")
 	default:
-		fmt.Fprintf(c.App.ErrWriter, "%s pack: no server.json: give a GitHub --repository, or --registry-name and --download-url\n", c.App.Name)
+		fmt.Fprintf(c.App.ErrWriter, "%s pack: note: no server.json is written without a GitHub --repository, or --registry-name and --download-url\n", c.App.Name)
 	}
-	if p.serverJSON != "" {
-		if u, err := url.Parse(p.downloads); err != nil || u.Scheme != "https" || u.Host == "" {
-			return nil, usagef("--download-url %q: want the https:// address the bundles are downloaded from", p.downloads)
-		}
-		if !strings.HasSuffix(p.downloads, "/") {
-			p.downloads += "/"
-		}
-		p.server = publish.Server{Name: name, Description: o.Description, Version: o.Version,
-			Repository: repo, WebsiteURL: o.Homepage}
-		if o.App != "" {
-			if pkg, err := goPackage(c, o, name); err != nil {
-				fmt.Fprintf(c.App.ErrWriter, "%s pack: server.json lists no Go package: %v\n", c.App.Name, err)
-			} else {
-				p.server.Packages = []publish.Package{pkg}
-			}
-		}
-		old, err := os.ReadFile(p.serverJSON)
-		if err != nil && !os.IsNotExist(err) {
-			return nil, err
-		}
-		if _, err := publish.ServerJSON(old, p.server); err != nil {
-			return nil, fmt.Errorf("%s: %w", p.serverJSON, err)
-		}
-	}
+	return p, p.planPlugin(c, o, d.Repository)
+}
 
+// planServerJSON checks the server.json of the server name and where it
+// goes: --server-json, else OUT/server.json.
+func (p *publication) planServerJSON(c *cli.Context, o pack.Options, name, repo string) error {
+	p.serverJSON = c.String("server-json")
+	if p.serverJSON == "" {
+		p.serverJSON = filepath.Join(c.String("out"), "server.json")
+	}
+	if u, err := url.Parse(p.downloads); err != nil || u.Scheme != "https" || u.Host == "" {
+		return usagef("--download-url %q: want the https:// address the bundles are downloaded from", p.downloads)
+	}
+	if !strings.HasSuffix(p.downloads, "/") {
+		p.downloads += "/"
+	}
+	p.server = publish.Server{Name: name, Description: o.Description, Version: o.Version,
+		Repository: repo, WebsiteURL: o.Homepage}
+	if o.App != "" {
+		if pkg, err := goPackage(c, o, name); err != nil {
+			fmt.Fprintf(c.App.ErrWriter, "%s pack: server.json lists no Go package: %v\n", c.App.Name, err)
+		} else {
+			p.server.Packages = []publish.Package{pkg}
+		}
+	}
+	old, err := os.ReadFile(p.serverJSON)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	if _, err := publish.ServerJSON(old, p.server); err != nil {
+		return fmt.Errorf("%s: %w", p.serverJSON, err)
+	}
+	return nil
+}
+
+// planPlugin works out the Claude Code plugin and Gemini CLI extension,
+// which pack writes with --claude-plugin and --gemini-extension.
+func (p *publication) planPlugin(c *cli.Context, o pack.Options, repo string) error {
 	p.plugin = publish.Plugin{
-		Entry:      publish.Entry{Name: pluginName(o.Name), Description: o.Description, Command: o.App, Args: appArgs(o)},
+		Entry:      publish.Entry{Name: publish.PluginName(o.Name), Description: o.Description, Command: o.App, Args: appArgs(o)},
 		Version:    o.Version,
 		Author:     strings.TrimSpace(strings.Split(o.Author, "<")[0]),
 		License:    o.License,
@@ -114,23 +111,23 @@ func planPublication(c *cli.Context, o pack.Options) (*publication, error) {
 	if o.Icon != "" && c.IsSet("claude-plugin") {
 		icon, err := os.ReadFile(o.Icon)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.plugin.Icon = icon
 	}
 	if p.plugin.Name == "" && (c.IsSet("claude-plugin") || c.IsSet("gemini-extension")) {
-		return nil, usagef("--name %q has no letters or digits to name a plugin after", o.Name)
+		return usagef("--name %q has no letters or digits to name a plugin after", o.Name)
 	}
 	if o.Manifest != "" {
 		m, err := os.ReadFile(o.Manifest)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.plugin.Command = "mcpship"
-		p.plugin.Args = []string{"serve", "--manifest", publish.Root + "/mcpship.json"}
+		p.plugin.Args = manifest.ServeArgs(publish.Root + "/mcpship.json")
 		p.plugin.Files = map[string][]byte{"mcpship.json": m}
 	}
-	return p, nil
+	return nil
 }
 
 // appArgs are the arguments that make o's app serve MCP (pack's default: mcp).
@@ -144,27 +141,12 @@ func appArgs(o pack.Options) []string {
 	return o.AppArgs
 }
 
-// pluginName makes a bundle name into what plugins may be called:
-// lower-case words joined by '-'.
-func pluginName(name string) string {
-	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
-		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
-	})
-	return strings.Join(words, "-")
-}
-
 // goPackage is the registry's Go package entry for o's app: --go-package,
 // or the main package path recorded in its binaries.
 func goPackage(c *cli.Context, o pack.Options, server string) (publish.Package, error) {
 	pkg := c.String("go-package")
 	if pkg == "" {
-		for _, p := range slices.SortedFunc(maps.Keys(o.Binaries), func(a, b pack.Platform) int { return strings.Compare(a.String(), b.String()) }) {
-			// A path that 'go install' can fetch starts with a domain.
-			if bi, err := buildinfo.Read(bytes.NewReader(o.Binaries[p])); err == nil && strings.Contains(strings.Split(bi.Path, "/")[0], ".") {
-				pkg = bi.Path
-				break
-			}
-		}
+		pkg = o.Binaries.MainPackage()
 	}
 	if pkg == "" {
 		return publish.Package{}, fmt.Errorf("the app's binaries do not record an importable package path; give it with --go-package")

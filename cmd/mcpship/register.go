@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpship/mcpship/internal/manifest"
 	"github.com/mcpship/mcpship/internal/register"
 )
 
@@ -65,5 +66,5 @@ func manifestArgs(c *cli.Context, d register.Dest) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []string{"--manifest", abs}, nil
+	return manifest.ServeArgs(abs)[1:], nil // after init's "serve"
 }

@@ -347,7 +347,7 @@ func fromBundle(c *cli.Context, root, file, sha string, rec *installed.Record) (
 			return nil, err
 		}
 	}
-	cmd, args, env, err := m.Launch(rec.Dir, mcpb.Platform(runtime.GOOS), values)
+	l, err := m.Launch(rec.Dir, mcpb.Platform(runtime.GOOS), values)
 	if err != nil {
 		if in.unpacked != "" {
 			os.RemoveAll(in.unpacked)
@@ -355,7 +355,7 @@ func fromBundle(c *cli.Context, root, file, sha string, rec *installed.Record) (
 		}
 		return nil, err
 	}
-	in.entry = installer.Entry{Name: name, Command: cmd, Args: args, Env: nilIfEmpty(env)}
+	in.entry = installer.Entry{Name: name, Command: l.Command, Args: l.Args, Env: nilIfEmpty(l.Env)}
 	fmt.Fprintf(c.App.ErrWriter, "%s: verified %s %s (sha256 %s), %s %s\n", c.App.Name, m.Name, m.Version, b.SHA256, how, rec.Dir)
 	return in, nil
 }

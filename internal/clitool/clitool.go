@@ -155,24 +155,68 @@ type tool struct {
 func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
 	pkg := r.app.Pkg
 	t := &tool{r: r, spec: spec, path: cmd.Path, flags: map[string]Flag{}, defaults: map[string][]string{}, raw: cmd.RawArgs}
-	name := spec.Name
-	if name == "" {
-		name = strings.Join(cmd.Path, " ")
-		if name == "" {
-			name = r.app.Name
-		}
-		// What a tool name may not hold, such as the ':' of "db:migrate".
-		name = strings.Map(func(c rune) rune {
-			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
-				return c
-			}
-			return '_'
-		}, name)
-	}
-	if !mcp.ValidToolName(r.opts.Prefix + name) {
-		return nil, fmt.Errorf("%s: %q, the tool name of %q, is not 1 to 64 letters, digits, '_' or '-'; set its Tool.Name, or another Options.Prefix", pkg, r.opts.Prefix+name, spec.Command)
+	name := r.opts.Prefix + toolName(r, spec, cmd)
+	if !mcp.ValidToolName(name) {
+		return nil, fmt.Errorf("%s: %q, the tool name of %q, is not 1 to 64 letters, digits, '_' or '-'; set its Tool.Name, or another Options.Prefix", pkg, name, spec.Command)
 	}
 	props := map[string]any{}
+	required, err := t.flagProperties(cmd, props)
+	if err != nil {
+		return nil, err
+	}
+	if !spec.NoArgs {
+		if err := t.argsProperty(cmd, props); err != nil {
+			return nil, err
+		}
+	}
+	schema := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		schema["required"] = required
+	}
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		return nil, fmt.Errorf("%s: schema of %q: %v", pkg, spec.Command, err)
+	}
+	title, description := spec.Title, spec.Description
+	if title == "" {
+		title = cmd.Usage
+	}
+	if description == "" {
+		description = strings.TrimSpace(cmd.Usage + "\n\n" + cmd.Description)
+	}
+	t.mcpTool = mcp.Tool{
+		Name:        name,
+		Title:       title,
+		Description: description,
+		InputSchema: raw,
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: mcp.Bool(!spec.Write)},
+	}
+	return t, nil
+}
+
+// toolName is spec's name, or one made of the command's path (the app's
+// name for the root) with what a tool name may not hold, such as the ':'
+// of "db:migrate", made '_'.
+func toolName(r *runner, spec Tool, cmd *Command) string {
+	if spec.Name != "" {
+		return spec.Name
+	}
+	name := strings.Join(cmd.Path, " ")
+	if name == "" {
+		name = r.app.Name
+	}
+	return strings.Map(func(c rune) rune {
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			return c
+		}
+		return '_'
+	}, name)
+}
+
+// flagProperties adds the schema of each served flag of cmd to props and
+// returns the names of the required ones.
+func (t *tool) flagProperties(cmd *Command, props map[string]any) ([]string, error) {
+	pkg, spec := t.r.app.Pkg, t.spec
 	var required []string
 	for _, f := range cmd.Flags {
 		if cmd.RawArgs || f.Name == "help" || slices.Contains(spec.Exclude, f.Name) {
@@ -207,44 +251,25 @@ func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
 			return nil, fmt.Errorf("%s: Tool.Enum names %q, which is not a served flag of %q", pkg, name, spec.Command)
 		}
 	}
-	if !spec.NoArgs {
-		t.args = spec.Args
-		if t.args == "" {
-			t.args = "args"
-		}
-		if _, clash := props[t.args]; clash {
-			return nil, fmt.Errorf("%s: command %q has a flag named %q, the name of its positional input; set Tool.Args to another name", pkg, spec.Command, t.args)
-		}
-		d := "Positional arguments, each one argument; never read as flags."
-		if cmd.RawArgs {
-			d = "Arguments, each one argument, given to the command as they are; it reads its own flags."
-		}
-		if u := strings.TrimSpace(cmd.ArgsUsage); u != "" {
-			d += " Usage: " + u
-		}
-		props[t.args] = map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": d}
+	return required, nil
+}
+
+// argsProperty adds the positional arguments' input to props.
+func (t *tool) argsProperty(cmd *Command, props map[string]any) error {
+	t.args = t.spec.Args
+	if t.args == "" {
+		t.args = "args"
 	}
-	schema := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
-	if len(required) > 0 {
-		schema["required"] = required
+	if _, clash := props[t.args]; clash {
+		return fmt.Errorf("%s: command %q has a flag named %q, the name of its positional input; set Tool.Args to another name", t.r.app.Pkg, t.spec.Command, t.args)
 	}
-	raw, err := json.Marshal(schema)
-	if err != nil {
-		return nil, fmt.Errorf("%s: schema of %q: %v", pkg, spec.Command, err)
+	d := "Positional arguments, each one argument; never read as flags."
+	if cmd.RawArgs {
+		d = "Arguments, each one argument, given to the command as they are; it reads its own flags."
 	}
-	title, description := spec.Title, spec.Description
-	if title == "" {
-		title = cmd.Usage
+	if u := strings.TrimSpace(cmd.ArgsUsage); u != "" {
+		d += " Usage: " + u
 	}
-	if description == "" {
-		description = strings.TrimSpace(cmd.Usage + "\n\n" + cmd.Description)
-	}
-	t.mcpTool = mcp.Tool{
-		Name:        r.opts.Prefix + name,
-		Title:       title,
-		Description: description,
-		InputSchema: raw,
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: mcp.Bool(!spec.Write)},
-	}
-	return t, nil
+	props[t.args] = map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": d}
+	return nil
 }

@@ -20,7 +20,6 @@ type decoder struct {
 var durationType = reflect.TypeOf(time.Duration(0))
 
 func (d *decoder) decode(n *node, v reflect.Value, path string) {
-	d.probs.at(path, n.off)
 	if v.Kind() == reflect.Pointer {
 		if n.kind == 'z' {
 			return
@@ -34,9 +33,9 @@ func (d *decoder) decode(n *node, v reflect.Value, path string) {
 		dur, err := time.ParseDuration(n.str)
 		switch {
 		case n.kind != 's':
-			d.probs.add(path, "expected a duration as a string such as \"30s\" or \"2m\", got %s", n.kindName())
+			d.probs.addAt(n.off, path, "expected a duration as a string such as \"30s\" or \"2m\", got %s", n.kindName())
 		case err != nil || dur <= 0:
-			d.probs.add(path, "%q is not a positive duration; write it like \"30s\", \"2m\" or \"1h30m\"", n.str)
+			d.probs.addAt(n.off, path, "%q is not a positive duration; write it like \"30s\", \"2m\" or \"1h30m\"", n.str)
 		default:
 			v.SetInt(int64(dur))
 		}
@@ -47,33 +46,33 @@ func (d *decoder) decode(n *node, v reflect.Value, path string) {
 		v.Set(reflect.ValueOf(n.plain()))
 	case reflect.String:
 		if n.kind != 's' {
-			d.probs.add(path, "expected a string, got %s", n.kindName())
+			d.probs.addAt(n.off, path, "expected a string, got %s", n.kindName())
 			return
 		}
 		v.SetString(n.str)
 	case reflect.Bool:
 		if n.kind != 'b' {
-			d.probs.add(path, "expected true or false, got %s", n.kindName())
+			d.probs.addAt(n.off, path, "expected true or false, got %s", n.kindName())
 			return
 		}
 		v.SetBool(n.boolean)
 	case reflect.Int:
 		i, err := strconv.Atoi(n.str)
 		if n.kind != 'n' || err != nil {
-			d.probs.add(path, "expected an integer, got %s", n.kindName())
+			d.probs.addAt(n.off, path, "expected an integer, got %s", n.kindName())
 			return
 		}
 		v.SetInt(int64(i))
 	case reflect.Float64:
 		f, err := strconv.ParseFloat(n.str, 64)
 		if n.kind != 'n' || err != nil {
-			d.probs.add(path, "expected a number, got %s", n.kindName())
+			d.probs.addAt(n.off, path, "expected a number, got %s", n.kindName())
 			return
 		}
 		v.SetFloat(f)
 	case reflect.Slice:
 		if n.kind != 'a' {
-			d.probs.add(path, "expected an array, got %s", n.kindName())
+			d.probs.addAt(n.off, path, "expected an array, got %s", n.kindName())
 			return
 		}
 		s := reflect.MakeSlice(v.Type(), len(n.elems), len(n.elems))
@@ -83,7 +82,7 @@ func (d *decoder) decode(n *node, v reflect.Value, path string) {
 		v.Set(s)
 	case reflect.Map:
 		if n.kind != 'o' {
-			d.probs.add(path, "expected an object, got %s", n.kindName())
+			d.probs.addAt(n.off, path, "expected an object, got %s", n.kindName())
 			return
 		}
 		m := reflect.MakeMapWithSize(v.Type(), len(n.keys))
@@ -102,7 +101,7 @@ func (d *decoder) decode(n *node, v reflect.Value, path string) {
 
 func (d *decoder) decodeStruct(n *node, v reflect.Value, path string) {
 	if n.kind != 'o' {
-		d.probs.add(path, "expected an object, got %s", n.kindName())
+		d.probs.addAt(n.off, path, "expected an object, got %s", n.kindName())
 		return
 	}
 	fields := fieldsOf(v.Type())
@@ -112,8 +111,7 @@ func (d *decoder) decodeStruct(n *node, v reflect.Value, path string) {
 			if k == "$comment" || (k == "$schema" && path == "") {
 				continue
 			}
-			d.probs.at(join(path, k), n.keyOffs[i])
-			d.probs.add(join(path, k), "unknown field %q%s", k, suggest(k, fields))
+			d.probs.addAt(n.keyOffs[i], join(path, k), "unknown field %q%s", k, suggest(k, fields))
 			continue
 		}
 		d.decode(n.elems[i], v.FieldByIndex(index), join(path, k))

@@ -10,6 +10,13 @@ type Manifest struct {
 	// Tools are served in this order.
 	Tools []Tool `json:"tools"`
 
+	// Description says in one line what the tools do, Version is their
+	// semantic version and Author is "Name" or "Name <email>": what
+	// mcpship pack takes for a bundle that its flags do not describe.
+	Description string `json:"description"`
+	Version     string `json:"version"`
+	Author      string `json:"author"`
+
 	// ProgressInterval is how often a running command reports progress
 	// (notifications/progress) to a call that gave a progressToken: the
 	// elapsed time and the last line the command wrote to stderr. It is

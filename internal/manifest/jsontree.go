@@ -6,8 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 )
 
 // node is one JSON value of a manifest with the byte offset where it
@@ -22,18 +26,65 @@ type node struct {
 	elems   []*node // object values (parallel to keys) or array elements
 }
 
-// parseTree reads exactly one JSON value from data.
+// parseTree reads exactly one JSON value from data. Valid JSON is walked
+// with gjson, whose results carry their offsets; invalid JSON is described
+// by encoding/json, which also decides what is valid.
 func parseTree(data []byte) (*node, error) {
-	p := &parser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
-	p.dec.UseNumber()
-	n, err := p.value()
-	if err != nil {
-		return nil, err
+	if !json.Valid(data) {
+		return nil, syntaxErrorOf(data)
 	}
-	if _, err := p.dec.Token(); err != io.EOF {
-		return nil, &syntaxError{off: p.skip(int(p.dec.InputOffset())), msg: "unexpected data after the top-level object"}
+	return treeOf(gjson.Parse(string(data)))
+}
+
+// treeOf builds the node of r and of everything in it. It refuses a key
+// given twice in one object, which encoding/json would let the last win.
+func treeOf(r gjson.Result) (*node, error) {
+	n := &node{off: r.Index}
+	var err error
+	switch r.Type {
+	case gjson.String:
+		n.kind, n.str = 's', jsonString(r)
+	case gjson.Number:
+		n.kind, n.str = 'n', r.Raw
+	case gjson.True, gjson.False:
+		n.kind, n.boolean = 'b', r.Type == gjson.True
+	case gjson.Null:
+		n.kind = 'z'
+	case gjson.JSON:
+		n.kind = 'a'
+		if r.IsObject() {
+			n.kind = 'o'
+		}
+		r.ForEach(func(k, v gjson.Result) bool {
+			var e *node
+			if e, err = treeOf(v); err != nil {
+				return false
+			}
+			if n.kind == 'o' {
+				key := jsonString(k)
+				if slices.Contains(n.keys, key) {
+					err = &syntaxError{off: k.Index, msg: fmt.Sprintf("duplicate key %q in the same object; keep one", key)}
+					return false
+				}
+				n.keys, n.keyOffs = append(n.keys, key), append(n.keyOffs, k.Index)
+			}
+			n.elems = append(n.elems, e)
+			return true
+		})
 	}
-	return n, nil
+	return n, err
+}
+
+// jsonString is the string r holds, as encoding/json decodes it: gjson's
+// own text where it is plain, encoding/json's where it has escapes or
+// bytes that are not UTF-8 (each of which becomes U+FFFD).
+func jsonString(r gjson.Result) string {
+	if strings.IndexByte(r.Raw, '\\') < 0 && utf8.ValidString(r.Raw) {
+		return r.Str
+	}
+	var s string
+	_ = json.Unmarshal([]byte(r.Raw), &s) // r.Raw is a valid JSON string
+	return s
 }
 
 type syntaxError struct {
@@ -43,85 +94,26 @@ type syntaxError struct {
 
 func (e *syntaxError) Error() string { return e.msg }
 
-type parser struct {
-	data []byte
-	dec  *json.Decoder
-}
-
-// skip returns the offset of the next token at or after off.
-func (p *parser) skip(off int) int {
-	for off < len(p.data) && strings.IndexByte(" \t\r\n,:", p.data[off]) >= 0 {
+// syntaxErrorOf says what makes data not one JSON value, and where.
+func syntaxErrorOf(data []byte) *syntaxError {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var v any
+	err := dec.Decode(&v)
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		// The offset counts the byte that is wrong.
+		return &syntaxError{off: max(int(se.Offset)-1, 0), msg: "invalid JSON: " + se.Error()}
+	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+		return &syntaxError{off: len(data), msg: "invalid JSON: the file ends too early (a missing '}' or ']'?)"}
+	case err != nil:
+		return &syntaxError{msg: "invalid JSON: " + err.Error()}
+	}
+	off := int(dec.InputOffset())
+	for off < len(data) && strings.IndexByte(" \t\r\n", data[off]) >= 0 {
 		off++
 	}
-	return off
-}
-
-func (p *parser) token() (json.Token, int, error) {
-	off := p.skip(int(p.dec.InputOffset()))
-	t, err := p.dec.Token()
-	if err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return nil, int(se.Offset), &syntaxError{off: int(se.Offset), msg: "invalid JSON: " + se.Error()}
-		}
-		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, len(p.data), &syntaxError{off: len(p.data), msg: "invalid JSON: the file ends too early (a missing '}' or ']'?)"}
-		}
-		return nil, off, &syntaxError{off: off, msg: "invalid JSON: " + err.Error()}
-	}
-	return t, off, nil
-}
-
-func (p *parser) value() (*node, error) {
-	t, off, err := p.token()
-	if err != nil {
-		return nil, err
-	}
-	n := &node{off: off}
-	switch t := t.(type) {
-	case json.Delim:
-		if t == '{' {
-			n.kind = 'o'
-			for p.dec.More() {
-				kt, koff, err := p.token()
-				if err != nil {
-					return nil, err
-				}
-				key := kt.(string)
-				for _, k := range n.keys {
-					if k == key {
-						return nil, &syntaxError{off: koff, msg: fmt.Sprintf("duplicate key %q in the same object; keep one", key)}
-					}
-				}
-				v, err := p.value()
-				if err != nil {
-					return nil, err
-				}
-				n.keys, n.keyOffs, n.elems = append(n.keys, key), append(n.keyOffs, koff), append(n.elems, v)
-			}
-		} else {
-			n.kind = 'a'
-			for p.dec.More() {
-				v, err := p.value()
-				if err != nil {
-					return nil, err
-				}
-				n.elems = append(n.elems, v)
-			}
-		}
-		if _, _, err := p.token(); err != nil { // the closing delimiter
-			return nil, err
-		}
-	case string:
-		n.kind, n.str = 's', t
-	case json.Number:
-		n.kind, n.str = 'n', string(t)
-	case bool:
-		n.kind, n.boolean = 'b', t
-	case nil:
-		n.kind = 'z'
-	}
-	return n, nil
+	return &syntaxError{off: off, msg: "unexpected data after the top-level object"}
 }
 
 // kindName names a node's JSON type for messages.

@@ -20,15 +20,13 @@ func Load(file string) (*Manifest, error) {
 // Parse checks the manifest in data; file names it in messages, and its
 // directory is where relative dirs and programs are resolved.
 func Parse(file string, data []byte) (*Manifest, error) {
-	probs := newProblemList(data)
 	root, err := parseTree(data)
+	probs := newProblemList(data, root)
 	if err != nil {
 		se := err.(*syntaxError)
-		probs.at("", se.off)
-		probs.add("", "%s", se.msg)
+		probs.addAt(se.off, "", "%s", se.msg)
 		return nil, probs.err(file)
 	}
-	probs.at("", root.off)
 	m := &Manifest{file: file}
 	if abs, err := filepath.Abs(file); err == nil {
 		m.dir = filepath.Dir(abs)

@@ -3,6 +3,7 @@ package manifest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"regexp"
@@ -179,6 +180,43 @@ func TestNegativeNumberWarnings(t *testing.T) {
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in:\n%v", want, err)
+		}
+	}
+}
+
+// TestProblemsArePlacedByPath checks that a problem found after decoding
+// is placed on the value its JSON path names, also through keys that the
+// path must quote, and on the nearest value the file has when the path
+// names one it lacks.
+func TestProblemsArePlacedByPath(t *testing.T) {
+	src := "{\"tools\": [{\"name\": \"t\", \"description\": \"d\", \"command\": [\"p\", \"{a.b}\"],\n" +
+		"  \"inputs\": {\"a.b\": {\"type\": \"text\"}, \"c d\": {\"flag\": \" -x\"}},\n" +
+		"  \"env\": {\"1X\": \"v\"}}]}"
+	_, err := Parse("m.json", []byte(src))
+	var probs *Problems
+	if !errors.As(err, &probs) {
+		t.Fatalf("Parse = %v, want problems", err)
+	}
+	at := map[string]string{}
+	for _, p := range probs.List {
+		at[p.Path] = fmt.Sprintf("%d:%d", p.Line, p.Column)
+	}
+	// pos is where the first s after the text before starts.
+	pos := func(before, s string) string {
+		off := strings.Index(src, before)
+		off += len(before) + strings.Index(src[off+len(before):], s)
+		line := strings.Count(src[:off], "\n") + 1
+		return fmt.Sprintf("%d:%d", line, off-strings.LastIndex(src[:off], "\n"))
+	}
+	for path, want := range map[string]string{
+		`tools[0].inputs["a.b"].type`: pos(`"a.b": {`, `"text"`),
+		`tools[0].inputs["c d"].flag`: pos(`"c d"`, `" -x"`),
+		`tools[0].inputs["c d"]`:      pos(`"c d": `, `{`), // never used: the input's object
+		`tools[0].env["1X"]`:          pos(`"1X": `, `"v"`),
+		`tools[0].command[1]`:         pos(`"p", `, `"{a.b}"`),
+	} {
+		if at[path] != want {
+			t.Errorf("%s at %q, want %s; all: %v", path, at[path], want, at)
 		}
 	}
 }

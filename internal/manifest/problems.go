@@ -43,40 +43,55 @@ func (e *Problems) Error() string {
 	return b.String()
 }
 
-// problemList collects problems and remembers where each path starts.
+// problemList collects problems. It places each on the line and column
+// of its JSON path only when the problem is added, so that a valid
+// manifest costs no positions.
 type problemList struct {
 	data  []byte
-	offs  map[string]int
+	root  *node // nil when data is not JSON
 	lines []int // where each line of data starts, once a problem needs it
 	list  []Problem
 }
 
-func newProblemList(data []byte) *problemList {
-	return &problemList{data: data, offs: map[string]int{}}
+func newProblemList(data []byte, root *node) *problemList {
+	return &problemList{data: data, root: root}
 }
 
-// at records the offset of path.
-func (l *problemList) at(path string, off int) { l.offs[path] = off }
-
-func hasKey(probs *problemList, path string) bool {
-	_, ok := probs.offs[path]
-	return ok
+// hasKey reports whether the file has a value at path.
+func (l *problemList) hasKey(path string) bool {
+	_, exact := l.find(path)
+	return exact
 }
 
 // add records a problem at path, located at path or its nearest parent
-// whose place is known.
+// that the file has.
 func (l *problemList) add(path, format string, args ...any) {
+	off, _ := l.find(path)
+	l.addAt(off, path, format, args...)
+}
+
+// addAt records a problem at path, located at the byte offset off.
+func (l *problemList) addAt(off int, path, format string, args ...any) {
 	p := Problem{Path: path, Message: fmt.Sprintf(format, args...)}
-	for q := path; ; q = parent(q) {
-		if off, ok := l.offs[q]; ok {
-			p.Line, p.Column = l.lineCol(off)
-			break
-		}
-		if q == "" {
-			break
-		}
-	}
+	p.Line, p.Column = l.lineCol(off)
 	l.list = append(l.list, p)
+}
+
+// find returns the offset of the value at path, or of its nearest parent
+// that the file has, and whether that is the value at path itself.
+func (l *problemList) find(path string) (off int, exact bool) {
+	n := l.root
+	if n == nil {
+		return 0, false
+	}
+	for rest := path; rest != ""; {
+		var next *node
+		if next, rest = n.step(rest); next == nil {
+			return n.off, false
+		}
+		n = next
+	}
+	return n.off, true
 }
 
 // lineCol returns the 1-based line and byte column of offset off.
@@ -128,13 +143,42 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
-// parent strips the last member or index from a JSON path.
-func parent(path string) string {
-	i := strings.LastIndexAny(path, ".[")
-	if i < 0 {
-		return ""
+// step follows the first member or index of path, as join writes them,
+// from n. It returns the value there, nil when n has none, and the rest
+// of the path.
+func (n *node) step(path string) (*node, string) {
+	path = strings.TrimPrefix(path, ".")
+	key, rest := "", ""
+	switch {
+	case strings.HasPrefix(path, `["`):
+		q, err := strconv.QuotedPrefix(path[1:])
+		if err != nil || !strings.HasPrefix(path[1+len(q):], "]") {
+			return nil, ""
+		}
+		key, _ = strconv.Unquote(q)
+		rest = path[1+len(q)+1:]
+	case strings.HasPrefix(path, "["):
+		end := strings.IndexByte(path, ']')
+		i, err := strconv.Atoi(path[1:max(end, 1)])
+		if end < 0 || err != nil || n.kind != 'a' || i < 0 || i >= len(n.elems) {
+			return nil, ""
+		}
+		return n.elems[i], path[end+1:]
+	default:
+		end := strings.IndexAny(path, ".[")
+		if end < 0 {
+			end = len(path)
+		}
+		key, rest = path[:end], path[end:]
 	}
-	return path[:i]
+	if n.kind == 'o' {
+		for i, k := range n.keys {
+			if k == key {
+				return n.elems[i], rest
+			}
+		}
+	}
+	return nil, ""
 }
 
 // related reports whether one JSON path is the other or lies within it.

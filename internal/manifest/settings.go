@@ -19,7 +19,7 @@ func checkSettings(probs *problemList, path string, s *Settings) {
 			probs.add(fmt.Sprintf("%s.okExitCodes[%d]", path, i), "%d is not an exit code; use 0 to 255", c)
 		}
 	}
-	if s.Dir == "" && hasKey(probs, path+".dir") {
+	if s.Dir == "" && probs.hasKey(path+".dir") {
 		probs.add(path+".dir", "empty working directory; leave \"dir\" out to use mcpship's own")
 	}
 	for name := range s.Env {
@@ -35,7 +35,7 @@ func checkSettings(probs *problemList, path string, s *Settings) {
 	if s.Timeout > 24*time.Hour {
 		probs.add(path+".timeout", "%v is longer than the limit of 24h", s.Timeout)
 	}
-	if hasKey(probs, path+".maxOutputBytes") && (s.MaxOutputBytes < 1024 || s.MaxOutputBytes > 64<<20) {
+	if probs.hasKey(path+".maxOutputBytes") && (s.MaxOutputBytes < 1024 || s.MaxOutputBytes > 64<<20) {
 		probs.add(path+".maxOutputBytes", "%d is out of range; use 1024 to 67108864 (64 MiB)", s.MaxOutputBytes)
 	}
 }

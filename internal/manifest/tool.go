@@ -136,6 +136,10 @@ func (t *tool) mcpTool() mcp.Tool {
 	}
 }
 
+// ServeArgs are the arguments that make mcpship serve the manifest file:
+// serve --manifest FILE.
+func ServeArgs(file string) []string { return []string{"serve", "--manifest", file} }
+
 // AddTools registers the manifest's tools with srv.
 func (m *Manifest) AddTools(srv *mcp.Server) error {
 	for _, t := range m.tools {

@@ -8,7 +8,7 @@ import "os"
 // be passed.
 // It returns nil when there is nothing to report.
 func (m *Manifest) Warnings() *Problems {
-	l := &problemList{data: m.probs.data, offs: m.probs.offs}
+	l := newProblemList(m.probs.data, m.probs.root)
 	seen := map[string]bool{}
 	for _, t := range m.tools {
 		if prog := t.spec.Command[0]; !seen[prog] { // once per program

@@ -303,6 +303,13 @@ func unpackFile(root *os.Root, zf *zip.File, name string, left int64) (int64, er
 	return n, err
 }
 
+// A Launch is how a host starts a bundle's server.
+type Launch struct {
+	Command string
+	Args    []string
+	Env     map[string]string // nil when mcp_config sets none
+}
+
 // Launch returns the command, arguments and environment that start the
 // server of m unpacked in dir on platform (an entry of [Platforms]), as a
 // host runs it: mcp_config with platform's override applied and its
@@ -323,82 +330,123 @@ func unpackFile(root *os.Root, zf *zip.File, name string, left int64) (int64, er
 // of the bundle, are made absolute under dir, since an assistant does not
 // start servers in their own directory. A binary server's command must be
 // a file under dir.
-func (m *Manifest) Launch(dir, platform string, values map[string]any) (command string, args []string, env map[string]string, err error) {
+func (m *Manifest) Launch(dir, platform string, values map[string]any) (*Launch, error) {
 	mc := m.Server.MCPConfig
 	if mc == nil {
-		return "", nil, nil, fmt.Errorf("the bundle's server (type %s) has no mcp_config, so it cannot be started as a command", m.Server.Type)
+		return nil, fmt.Errorf("the bundle's server (type %s) has no mcp_config, so it cannot be started as a command", m.Server.Type)
 	}
-	command, args, env = mc.Command, slices.Clone(mc.Args), mc.Env
+	l := &Launch{Command: mc.Command, Args: mc.Args, Env: mc.Env}
 	if o, ok := mc.PlatformOverrides[platform]; ok {
 		if o.Command != "" {
-			command = o.Command
+			l.Command = o.Command
 		}
 		if o.Args != nil {
-			args = slices.Clone(o.Args)
+			l.Args = o.Args
 		}
 		if o.Env != nil {
-			env = o.Env
+			l.Env = o.Env
 		}
 	}
+	x := newExpander(m, dir, values)
+	l.Args = x.args(l.Args, dir)
+	l.Command = x.expand(l.Command, true)
+	if m.Server.Type == "binary" {
+		command, err := binaryCommand(l.Command, dir)
+		if err != nil {
+			return nil, err
+		}
+		l.Command = command
+	}
+	if l.Env != nil {
+		expanded := make(map[string]string, len(l.Env))
+		for k, v := range l.Env {
+			expanded[k] = x.expand(v, true)
+		}
+		l.Env = expanded
+	}
+	if len(x.missing) > 0 {
+		slices.Sort(x.missing)
+		return nil, &MissingError{Keys: slices.Compact(x.missing)}
+	}
+	return l, nil
+}
+
+// An expander replaces the variables of mcp_config, as Launch says.
+type expander struct {
+	m       *Manifest
+	values  map[string]any
+	vars    map[string]string
+	missing []string // required settings without a value, as met
+}
+
+func newExpander(m *Manifest, dir string, values map[string]any) *expander {
 	home, _ := os.UserHomeDir()
 	sep := string(filepath.Separator)
-	vars := map[string]string{
+	return &expander{m: m, values: values, vars: map[string]string{
 		"__dirname": dir, "HOME": home, "DESKTOP": filepath.Join(home, "Desktop"),
 		"DOCUMENTS": filepath.Join(home, "Documents"), "DOWNLOADS": filepath.Join(home, "Downloads"),
 		"pathSeparator": sep, "/": sep,
+	}}
+}
+
+// setting returns the value of the user_config setting key: the user's,
+// else its default. A required one with neither is noted as missing.
+func (x *expander) setting(key string) (any, bool) {
+	if v, ok := x.values[key]; ok {
+		return v, true
 	}
-	var missing []string
-	setting := func(key string) (any, bool) {
-		if v, ok := values[key]; ok {
-			return v, true
+	u := x.m.UserConfig[key]
+	if u.Default == nil {
+		if u.Required {
+			x.missing = append(x.missing, key)
 		}
-		u := m.UserConfig[key]
-		if u.Default == nil {
-			if u.Required {
-				missing = append(missing, key)
+		return nil, false
+	}
+	return u.Default, true
+}
+
+// expand replaces the variables in s. In a setting's value (settings
+// false), a ${user_config.KEY} stays as written: a setting that named
+// itself would never end.
+func (x *expander) expand(s string, settings bool) string {
+	return varRE().ReplaceAllStringFunc(s, func(v string) string {
+		name := v[2 : len(v)-1]
+		if key, ok := strings.CutPrefix(name, "user_config."); ok {
+			if !settings {
+				return v
 			}
-			return nil, false
+			val, ok := x.setting(key)
+			if !ok {
+				return v
+			}
+			items := list(val)
+			for i := range items {
+				items[i] = x.expand(items[i], false)
+			}
+			return strings.Join(items, ",")
 		}
-		return u.Default, true
-	}
-	// expand replaces the variables in s. In a setting's value, a
-	// ${user_config.KEY} stays as written: a setting that named itself
-	// would never end.
-	var expand func(s string, settings bool) string
-	expand = func(s string, settings bool) string {
-		return varRE().ReplaceAllStringFunc(s, func(v string) string {
-			name := v[2 : len(v)-1]
-			if key, ok := strings.CutPrefix(name, "user_config."); ok {
-				if !settings {
-					return v
-				}
-				x, ok := setting(key)
-				if !ok {
-					return v
-				}
-				items := list(x)
-				for i := range items {
-					items[i] = expand(items[i], false)
-				}
-				return strings.Join(items, ",")
-			}
-			if x, ok := vars[name]; ok {
-				return x
-			}
-			return v
-		})
-	}
+		if val, ok := x.vars[name]; ok {
+			return val
+		}
+		return v
+	})
+}
+
+// args expands the arguments: one that is exactly ${user_config.KEY}
+// becomes one per item of the setting, and one that names a file of the
+// bundle in dir becomes its absolute path.
+func (x *expander) args(args []string, dir string) []string {
 	var out []string
 	for _, a := range args {
 		if key, ok := strings.CutPrefix(a, "${user_config."); ok && strings.HasSuffix(key, "}") && !strings.Contains(key, "${") {
-			if x, ok := setting(strings.TrimSuffix(key, "}")); ok {
-				for _, item := range list(x) {
-					out = append(out, expand(item, false))
+			if val, ok := x.setting(strings.TrimSuffix(key, "}")); ok {
+				for _, item := range list(val) {
+					out = append(out, x.expand(item, false))
 				}
 				continue
 			}
 		}
-		a = expand(a, true)
+		a = x.expand(a, true)
 		if name := filepath.FromSlash(a); !filepath.IsAbs(name) && checkName(a) == nil {
 			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 				a = filepath.Join(dir, name)
@@ -406,30 +454,22 @@ func (m *Manifest) Launch(dir, platform string, values map[string]any) (command 
 		}
 		out = append(out, a)
 	}
-	command = expand(command, true)
-	if m.Server.Type == "binary" {
-		if !filepath.IsAbs(filepath.FromSlash(command)) {
-			command = filepath.Join(dir, filepath.FromSlash(command))
-			if runtime.GOOS == "windows" && filepath.Ext(command) == "" {
-				command += ".exe"
-			}
-		}
-		if rel, err := filepath.Rel(dir, filepath.FromSlash(command)); err != nil || !filepath.IsLocal(rel) {
-			return "", nil, nil, fmt.Errorf("the bundle's binary server would run %s, which is outside the bundle's folder %s; a binary server runs a file of its bundle", command, dir)
+	return out
+}
+
+// binaryCommand makes a binary server's command absolute under dir (with
+// .exe on Windows when it has no extension), and refuses one outside dir.
+func binaryCommand(command, dir string) (string, error) {
+	if !filepath.IsAbs(filepath.FromSlash(command)) {
+		command = filepath.Join(dir, filepath.FromSlash(command))
+		if runtime.GOOS == "windows" && filepath.Ext(command) == "" {
+			command += ".exe"
 		}
 	}
-	if env != nil {
-		expanded := make(map[string]string, len(env))
-		for k, v := range env {
-			expanded[k] = expand(v, true)
-		}
-		env = expanded
+	if rel, err := filepath.Rel(dir, filepath.FromSlash(command)); err != nil || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("the bundle's binary server would run %s, which is outside the bundle's folder %s; a binary server runs a file of its bundle", command, dir)
 	}
-	if len(missing) > 0 {
-		slices.Sort(missing)
-		return "", nil, nil, &MissingError{Keys: slices.Compact(missing)}
-	}
-	return command, out, env, nil
+	return command, nil
 }
 
 // A MissingError names required user_config settings without a value.

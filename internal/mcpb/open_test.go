@@ -237,10 +237,11 @@ func TestLaunch(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "server", "tools.json"), nil, 0o644)
 	home, _ := os.UserHomeDir()
 	m := openManifest()
-	cmd, args, env, err := m.Launch(dir, "linux", map[string]any{"token": "s3cret"})
+	l, err := m.Launch(dir, "linux", map[string]any{"token": "s3cret"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmd, args, env := l.Command, l.Args, l.Env
 	sep := string(filepath.Separator)
 	if want := dir + "/server/hello"; cmd != want {
 		t.Errorf("command %q, want %q", cmd, want)
@@ -252,19 +253,25 @@ func TestLaunch(t *testing.T) {
 	if want := map[string]string{"TOKEN": "s3cret", "LIMIT": "10", "SEP": sep}; !reflect.DeepEqual(env, want) {
 		t.Errorf("env %q, want %q", env, want)
 	}
-	cmd, args, _, err = m.Launch(dir, "win32", map[string]any{"token": "t", "dirs": []string{"x"}, "limit": 2.5})
+	l, err = m.Launch(dir, "win32", map[string]any{"token": "t", "dirs": []string{"x"}, "limit": 2.5})
+	if err == nil {
+		cmd, args = l.Command, l.Args
+	}
 	if err != nil || cmd != dir+"/server/hello.exe" || args[3] != "x" || len(args) != 5 {
 		t.Errorf("win32: %q %q %v", cmd, args, err)
 	}
 	var me *MissingError
-	if _, _, _, err := m.Launch(dir, "linux", nil); !errors.As(err, &me) || me.Error() != "no value for the required setting token" {
+	if _, err := m.Launch(dir, "linux", nil); !errors.As(err, &me) || me.Error() != "no value for the required setting token" {
 		t.Errorf("without the token: %v", err)
 	}
 	// Unknown variables and optional settings without a value or a
 	// default stay as written.
 	m.Server.MCPConfig.Args = append(m.Server.MCPConfig.Args, "${APPDATA}", "${user_config.opt}", "-o=${user_config.opt}")
 	m.UserConfig["opt"] = UserConfig{Type: "string", Title: "Opt", Description: "d"}
-	_, args, _, err = m.Launch(dir, "linux", map[string]any{"token": "t"})
+	l, err = m.Launch(dir, "linux", map[string]any{"token": "t"})
+	if err == nil {
+		args = l.Args
+	}
 	if want := []string{"${APPDATA}", "${user_config.opt}", "-o=${user_config.opt}"}; err != nil || !reflect.DeepEqual(args[len(args)-3:], want) {
 		t.Errorf("unknown variables: %q, %v", args, err)
 	}
@@ -306,7 +313,7 @@ func ExampleOpen() {
 	if err := b.Unpack(dir); err != nil {
 		log.Fatal(err)
 	}
-	cmd, args, _, err := b.Manifest.Launch(dir, Platform("linux"), map[string]any{"greeting": "bonjour"})
+	cmd, args, _, err := launch(b.Manifest, dir, Platform("linux"), map[string]any{"greeting": "bonjour"})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -324,7 +331,7 @@ func TestLaunchSettingNamingASetting(t *testing.T) {
 	m.UserConfig["loop"] = UserConfig{Type: "string", Title: "Loop", Description: "d", Default: "${user_config.loop}-${user_config.token}"}
 	m.Server.MCPConfig.Args = []string{"${user_config.loop}", "--loop=${user_config.loop}"}
 	m.Server.MCPConfig.Env = map[string]string{"LOOP": "${user_config.loop}"}
-	_, args, env, err := m.Launch(dir, "linux", map[string]any{"token": "${user_config.token}"})
+	_, args, env, err := launch(m, dir, "linux", map[string]any{"token": "${user_config.token}"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +348,7 @@ func TestLaunchBinaryOutsideTheBundle(t *testing.T) {
 	for _, command := range []string{"../../../../../../bin/sh", "/bin/sh", "${__dirname}/../../../bin/sh", "${HOME}/bin/x", "${__dirname}/.."} {
 		m := openManifest()
 		m.Server.MCPConfig.Command = command
-		_, _, _, err := m.Launch(dir, "linux", map[string]any{"token": "t"})
+		_, _, _, err := launch(m, dir, "linux", map[string]any{"token": "t"})
 		if err == nil || !strings.Contains(err.Error(), "which is outside the bundle's folder") {
 			t.Errorf("command %q: %v", command, err)
 		}
@@ -349,7 +356,7 @@ func TestLaunchBinaryOutsideTheBundle(t *testing.T) {
 	// A node server's command is the interpreter.
 	m := openManifest()
 	m.Server.Type, m.Server.EntryPoint, m.Server.MCPConfig.Command = "node", "server/index.js", "node"
-	if cmd, _, _, err := m.Launch(dir, "linux", map[string]any{"token": "t"}); err != nil || cmd != "node" {
+	if cmd, _, _, err := launch(m, dir, "linux", map[string]any{"token": "t"}); err != nil || cmd != "node" {
 		t.Errorf("node: %q %v", cmd, err)
 	}
 }
@@ -388,4 +395,13 @@ func TestDeclaredSizesDoNotWrap(t *testing.T) {
 			t.Errorf("sizes %d: %v", sizes, err)
 		}
 	}
+}
+
+// launch returns the parts of m.Launch's result.
+func launch(m *Manifest, dir, platform string, values map[string]any) (string, []string, map[string]string, error) {
+	l, err := m.Launch(dir, platform, values)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return l.Command, l.Args, l.Env, nil
 }

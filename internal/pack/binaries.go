@@ -7,11 +7,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"debug/buildinfo"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -58,6 +60,18 @@ func (p Platform) exe(name string) string {
 
 // Binaries are one program's executables, by platform.
 type Binaries map[Platform][]byte
+
+// MainPackage returns the main package path that Go recorded in the first
+// of the binaries (by platform name) that has one 'go install' can fetch,
+// which starts with a domain; or "".
+func (bins Binaries) MainPackage() string {
+	for _, p := range slices.SortedFunc(maps.Keys(bins), func(a, b Platform) int { return strings.Compare(a.String(), b.String()) }) {
+		if bi, err := buildinfo.Read(bytes.NewReader(bins[p])); err == nil && strings.Contains(strings.Split(bi.Path, "/")[0], ".") {
+			return bi.Path
+		}
+	}
+	return ""
+}
 
 // Host returns the running executable, for this machine's platform.
 func Host() (Binaries, error) {

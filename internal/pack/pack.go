@@ -170,11 +170,49 @@ type server struct {
 }
 
 func build(o Options) ([]built, error) {
+	o.Version = strings.TrimPrefix(o.Version, "v")
+	author, err := check(o)
+	if err != nil {
+		return nil, err
+	}
+	var srv *server
+	if o.Manifest != "" {
+		srv, err = manifestServer(o.Manifest, o.Programs)
+	} else {
+		if len(o.Programs) > 0 {
+			return nil, errors.New("programs are bundled with a manifest only; an app is its own program")
+		}
+		srv, err = appServer(o.App, o.AppArgs, o.Binaries)
+	}
+	if err != nil {
+		return nil, err
+	}
+	sh, err := share(o, srv, author)
+	if err != nil {
+		return nil, err
+	}
+	bins, err := o.Binaries.forBundles()
+	if err != nil {
+		return nil, err
+	}
+	var out []built
+	for _, p := range bins.platforms() {
+		b, err := buildOne(o, srv, sh, p, bins[p])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// check refuses options that make no bundle, saying every problem at
+// once, and returns the parsed author.
+func check(o Options) (mcpb.Author, error) {
 	var problems []string
 	if !nameRE().MatchString(o.Name) {
 		problems = append(problems, fmt.Sprintf("name %q must be letters, digits, '.', '_' or '-' (it starts the file names)", o.Name))
 	}
-	o.Version = strings.TrimPrefix(o.Version, "v")
 	if o.Description == "" {
 		problems = append(problems, "a description is required")
 	}
@@ -189,21 +227,21 @@ func build(o Options) ([]built, error) {
 		problems = append(problems, "no binaries to bundle")
 	}
 	if len(problems) > 0 {
-		return nil, errors.New(strings.Join(problems, "; "))
+		return author, errors.New(strings.Join(problems, "; "))
 	}
+	return author, nil
+}
 
-	var srv *server
-	if o.Manifest != "" {
-		srv, err = manifestServer(o.Manifest, o.Programs)
-	} else {
-		if len(o.Programs) > 0 {
-			return nil, errors.New("programs are bundled with a manifest only; an app is its own program")
-		}
-		srv, err = appServer(o.App, o.AppArgs, o.Binaries)
-	}
-	if err != nil {
-		return nil, err
-	}
+// shared is what the bundles of every platform have in common.
+type shared struct {
+	manifest *mcpb.Manifest // without its server
+	icon     []byte
+	args     []string          // the server's arguments
+	env      map[string]string // and environment
+}
+
+// share works out what the bundles of every platform have in common.
+func share(o Options, srv *server, author mcpb.Author) (*shared, error) {
 	base := &mcpb.Manifest{
 		ManifestVersion: mcpb.ManifestVersion,
 		Name:            o.Name,
@@ -230,56 +268,53 @@ func build(o Options) ([]built, error) {
 	}
 	var icon []byte
 	if o.Icon != "" {
+		var err error
 		if icon, err = os.ReadFile(o.Icon); err != nil {
 			return nil, fmt.Errorf("icon: %w", err)
 		}
 		base.Icon = "icon.png"
 	}
-	args, env, config, err := userConfig(o, srv)
+	u, err := userConfig(o, srv)
 	if err != nil {
 		return nil, err
 	}
-	base.UserConfig = config
+	base.UserConfig = u.config
+	return &shared{manifest: base, icon: icon, args: u.args, env: u.env}, nil
+}
 
-	bins, err := o.Binaries.forBundles()
-	if err != nil {
-		return nil, err
+// buildOne makes the bundle of platform p, whose binary is bin.
+func buildOne(o Options, srv *server, sh *shared, p Platform, bin []byte) (built, error) {
+	m := *sh.manifest
+	exe := "server/" + p.exe(srv.exe)
+	m.Server = mcpb.Server{Type: "binary", EntryPoint: exe, MCPConfig: &mcpb.MCPConfig{
+		Command: "${__dirname}/" + exe,
+		Args:    append(slices.Clone(srv.args), sh.args...),
+		Env:     sh.env,
+	}}
+	m.Compatibility = &mcpb.Compatibility{Platforms: []string{mcpb.Platform(p.OS)}}
+	files := []mcpb.File{{Name: exe, Data: bin, Mode: 0o755}}
+	if sh.icon != nil {
+		files = append(files, mcpb.File{Name: "icon.png", Data: sh.icon})
 	}
-	var out []built
-	for _, p := range bins.platforms() {
-		m := *base
-		exe := "server/" + p.exe(srv.exe)
-		m.Server = mcpb.Server{Type: "binary", EntryPoint: exe, MCPConfig: &mcpb.MCPConfig{
-			Command: "${__dirname}/" + exe,
-			Args:    append(slices.Clone(srv.args), args...),
-			Env:     env,
-		}}
-		m.Compatibility = &mcpb.Compatibility{Platforms: []string{mcpb.Platform(p.OS)}}
-		files := []mcpb.File{{Name: exe, Data: bins[p], Mode: 0o755}}
-		if icon != nil {
-			files = append(files, mcpb.File{Name: "icon.png", Data: icon})
+	if srv.manifest != nil {
+		more, err := manifestFiles(o, srv, p)
+		if err != nil {
+			return built{}, err
 		}
-		if srv.manifest != nil {
-			more, err := manifestFiles(o, srv, p)
-			if err != nil {
-				return nil, err
-			}
-			files = append(files, more...)
-		}
-		var buf bytes.Buffer
-		if err := mcpb.Write(&buf, &m, files); err != nil {
-			return nil, err
-		}
-		sum := sha256.Sum256(buf.Bytes())
-		out = append(out, built{Bundle: Bundle{
-			File:     fmt.Sprintf("%s_%s_%s.mcpb", o.Name, o.Version, p),
-			Platform: p,
-			SHA256:   hex.EncodeToString(sum[:]),
-			Size:     int64(buf.Len()),
-			Manifest: &m,
-		}, data: buf.Bytes()})
+		files = append(files, more...)
 	}
-	return out, nil
+	var buf bytes.Buffer
+	if err := mcpb.Write(&buf, &m, files); err != nil {
+		return built{}, err
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	return built{Bundle: Bundle{
+		File:     fmt.Sprintf("%s_%s_%s.mcpb", o.Name, o.Version, p),
+		Platform: p,
+		SHA256:   hex.EncodeToString(sum[:]),
+		Size:     int64(buf.Len()),
+		Manifest: &m,
+	}, data: buf.Bytes()}, nil
 }
 
 func parseAuthor(s string) (mcpb.Author, error) {
@@ -313,7 +348,7 @@ func manifestServer(file string, programs map[string]string) (*server, error) {
 	}
 	srv := &server{
 		exe:      "mcpship",
-		args:     []string{"serve", "--manifest", "${__dirname}/server/mcpship.json"},
+		args:     manifest.ServeArgs("${__dirname}/server/mcpship.json"),
 		manifest: data,
 		programs: map[string][]int{},
 	}

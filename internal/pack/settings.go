@@ -19,68 +19,107 @@ func looksSecret(name string) bool {
 	return slices.ContainsFunc(secretWords, func(w string) bool { return strings.Contains(name, w) })
 }
 
+// userSettings are a bundle's user_config and the arguments and
+// environment that pass the settings to the server.
+type userSettings struct {
+	args   []string
+	env    map[string]string
+	config map[string]mcpb.UserConfig // nil for none
+	secret map[string]bool            // --secret names not yet used
+}
+
 // userConfig turns o.Settings and the environment variables into the
-// bundle's user_config, and returns the arguments and environment that
-// pass them to the server.
-func userConfig(o Options, srv *server) (args []string, env map[string]string, config map[string]mcpb.UserConfig, err error) {
-	config = map[string]mcpb.UserConfig{}
-	secret := map[string]bool{}
+// bundle's user_config, and the arguments and environment that pass them
+// to the server.
+func userConfig(o Options, srv *server) (*userSettings, error) {
+	u := &userSettings{config: map[string]mcpb.UserConfig{}, secret: map[string]bool{}}
 	for _, s := range o.Secrets {
-		secret[s] = true
-	}
-	add := func(key, what string, c mcpb.UserConfig) error {
-		if _, dup := config[key]; dup {
-			return fmt.Errorf("%s would be the second user setting %q", what, key)
-		}
-		config[key] = c
-		return nil
+		u.secret[s] = true
 	}
 	if len(o.Settings) > 0 && srv.tm == nil {
-		return nil, nil, nil, fmt.Errorf("--set gives defaults to manifest inputs; an app reads its settings from environment variables: give those with --env")
+		return nil, fmt.Errorf("--set gives defaults to manifest inputs; an app reads its settings from environment variables: give those with --env")
 	}
 	for _, s := range o.Settings {
-		name, value, hasValue := strings.Cut(s, "=")
-		in := input(srv.tm, name)
-		if in == nil {
-			return nil, nil, nil, fmt.Errorf("--set %s: no tool has an input %q (NAME is INPUT or TOOL.INPUT)", s, name)
+		if err := u.addSetting(srv.tm, s); err != nil {
+			return nil, err
 		}
-		c := mcpb.UserConfig{Type: "string", Title: name, Description: in.Description, Required: !hasValue}
-		if c.Description == "" {
-			c.Description = "Default of the input " + name + " of the tools."
-		}
-		switch in.Type {
-		case "integer", "number":
-			c.Type = "number"
-		case "boolean":
-			c.Type = "boolean"
-		}
-		if hasValue {
-			// serve --set must accept it as the user could have typed it.
-			if _, err := srv.tm.SetDefault(name, value); err != nil {
-				return nil, nil, nil, err // it names --set NAME=VALUE
-			}
-			c.Default = value
-			switch c.Type {
-			case "number":
-				c.Default, _ = strconv.ParseFloat(value, 64)
-			case "boolean":
-				c.Default, _ = strconv.ParseBool(value)
-			}
-		}
-		if secret[name] || looksSecret(name) {
-			if c.Type != "string" {
-				return nil, nil, nil, fmt.Errorf("--set %s: only a string setting can be kept secret, and %s is a %s", s, name, in.Type)
-			}
-			c.Sensitive = true
-		}
-		key := strings.ReplaceAll(name, ".", "_")
-		if err := add(key, "--set "+name, c); err != nil {
-			return nil, nil, nil, err
-		}
-		args = append(args, "--set", name+"=${user_config."+key+"}")
-		delete(secret, name)
 	}
+	vars, err := envVars(o, srv)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range vars {
+		if err := u.addVar(v); err != nil {
+			return nil, err
+		}
+	}
+	for name := range u.secret {
+		return nil, fmt.Errorf("--secret %s: no --set or environment variable of that name", name)
+	}
+	if len(u.config) == 0 {
+		u.config = nil
+	}
+	return u, nil
+}
 
+// add adds the setting key, which what (a flag and its value) asks for.
+func (u *userSettings) add(key, what string, c mcpb.UserConfig) error {
+	if _, dup := u.config[key]; dup {
+		return fmt.Errorf("%s would be the second user setting %q", what, key)
+	}
+	u.config[key] = c
+	return nil
+}
+
+// addSetting adds the setting of --set s (NAME=VALUE or NAME), passed to
+// serve as --set NAME=${user_config.KEY}.
+func (u *userSettings) addSetting(tm *manifest.Manifest, s string) error {
+	name, value, hasValue := strings.Cut(s, "=")
+	in := input(tm, name)
+	if in == nil {
+		return fmt.Errorf("--set %s: no tool has an input %q (NAME is INPUT or TOOL.INPUT)", s, name)
+	}
+	c := mcpb.UserConfig{Type: "string", Title: name, Description: in.Description, Required: !hasValue}
+	if c.Description == "" {
+		c.Description = "Default of the input " + name + " of the tools."
+	}
+	switch in.Type {
+	case "integer", "number":
+		c.Type = "number"
+	case "boolean":
+		c.Type = "boolean"
+	}
+	if hasValue {
+		// serve --set must accept it as the user could have typed it.
+		if _, err := tm.SetDefault(name, value); err != nil {
+			return err // it names --set NAME=VALUE
+		}
+		c.Default = value
+		switch c.Type {
+		case "number":
+			c.Default, _ = strconv.ParseFloat(value, 64)
+		case "boolean":
+			c.Default, _ = strconv.ParseBool(value)
+		}
+	}
+	if u.secret[name] || looksSecret(name) {
+		if c.Type != "string" {
+			return fmt.Errorf("--set %s: only a string setting can be kept secret, and %s is a %s", s, name, in.Type)
+		}
+		c.Sensitive = true
+	}
+	key := strings.ReplaceAll(name, ".", "_")
+	if err := u.add(key, "--set "+name, c); err != nil {
+		return err
+	}
+	u.args = append(u.args, "--set", name+"=${user_config."+key+"}")
+	delete(u.secret, name)
+	return nil
+}
+
+// envVars are the environment variables the user sets: --env, and with a
+// manifest, every variable it passes, each of which --env must be.
+func envVars(o Options, srv *server) ([]string, error) {
 	vars := slices.Clone(o.Env)
 	if srv.tm != nil {
 		passed := slices.Clone(srv.tm.Defaults.PassEnv)
@@ -89,35 +128,32 @@ func userConfig(o Options, srv *server) (args []string, env map[string]string, c
 		}
 		for _, v := range o.Env {
 			if !slices.Contains(passed, v) {
-				return nil, nil, nil, fmt.Errorf("--env %s: the manifest does not pass %s to any tool; add it to passEnv", v, v)
+				return nil, fmt.Errorf("--env %s: the manifest does not pass %s to any tool; add it to passEnv", v, v)
 			}
 		}
 		vars = append(vars, passed...)
 	}
 	slices.Sort(vars)
-	vars = slices.Compact(vars)
-	for _, v := range vars {
-		key := strings.ToLower(v)
-		// A setting left empty is an empty variable: a default keeps the
-		// host from passing the text ${user_config.KEY} instead.
-		c := mcpb.UserConfig{Type: "string", Title: v, Description: "The environment variable " + v + ", given to the server.", Default: "",
-			Sensitive: secret[v] || looksSecret(v)}
-		if err := add(key, "--env "+v, c); err != nil {
-			return nil, nil, nil, err
-		}
-		if env == nil {
-			env = map[string]string{}
-		}
-		env[v] = "${user_config." + key + "}"
-		delete(secret, v)
+	return slices.Compact(vars), nil
+}
+
+// addVar adds the setting of the environment variable v, given to the
+// server as v=${user_config.KEY}.
+func (u *userSettings) addVar(v string) error {
+	key := strings.ToLower(v)
+	// A setting left empty is an empty variable: a default keeps the
+	// host from passing the text ${user_config.KEY} instead.
+	c := mcpb.UserConfig{Type: "string", Title: v, Description: "The environment variable " + v + ", given to the server.", Default: "",
+		Sensitive: u.secret[v] || looksSecret(v)}
+	if err := u.add(key, "--env "+v, c); err != nil {
+		return err
 	}
-	for name := range secret {
-		return nil, nil, nil, fmt.Errorf("--secret %s: no --set or environment variable of that name", name)
+	if u.env == nil {
+		u.env = map[string]string{}
 	}
-	if len(config) == 0 {
-		config = nil
-	}
-	return args, env, config, nil
+	u.env[v] = "${user_config." + key + "}"
+	delete(u.secret, v)
+	return nil
 }
 
 // input returns the first input that name (INPUT or TOOL.INPUT) gives a

@@ -128,11 +128,21 @@ func GoPackage(server, module, version string, args []string) (Package, error) {
 // namePattern is the schema's pattern for a server name.
 var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`) })
 
+// CheckName reports whether name is a server name the registry takes:
+// NAMESPACE/NAME, 3 to 200 characters.
+func CheckName(name string) error {
+	if len(name) < 3 || len(name) > 200 || !namePattern().MatchString(name) {
+		return fmt.Errorf("the server name %q is not a registry name: it must be NAMESPACE/NAME in reverse-DNS form, such as io.github.OWNER/SERVER", name)
+	}
+	return nil
+}
+
 // check reports the first thing about s the registry would refuse.
 func (s Server) check() error {
+	if err := CheckName(s.Name); err != nil {
+		return err
+	}
 	switch {
-	case len(s.Name) < 3 || len(s.Name) > 200 || !namePattern().MatchString(s.Name):
-		return fmt.Errorf("the server name %q is not a registry name: it must be NAMESPACE/NAME in reverse-DNS form, such as io.github.OWNER/SERVER", s.Name)
 	case s.Version == "":
 		return errors.New("the version is empty")
 	case strings.ContainsAny(s.Version, "^~<>=* ") || s.Version == "latest":

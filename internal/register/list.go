@@ -3,6 +3,7 @@ package register
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -71,65 +72,77 @@ func runList(c *cli.Context) error {
 			if scope != "" && s != scope {
 				continue
 			}
-			t, err := cl.Target(env, s)
-			if err != nil {
-				rows = append(rows, listed{Client: cl.Name, Scope: s, Error: err.Error()})
-				bad++
-				continue
-			}
-			regs, exists, err := t.Servers(state)
-			if !c.Bool("show-env") {
-				for i := range regs {
-					regs[i].Env = masked(regs[i].Env)
-				}
-			}
-			r := listed{Client: cl.Name, Scope: s, File: t.File, Exists: exists, Servers: []listedServer{}}
-			for _, reg := range regs {
-				r.Servers = append(r.Servers, listedServer{Registration: reg, Installed: installedAs(records, reg.Entry)})
-			}
-			if err != nil {
-				r.Error = strings.TrimPrefix(explain(t, err).Error(), cl.Name+" "+string(s)+": ")
+			r := listRow(cl, s, env, state, records, c.Bool("show-env"))
+			if r.Error != "" {
 				bad++
 			}
 			rows = append(rows, r)
 		}
 	}
-	w := c.App.Writer
 	if c.Bool("json") {
-		if err := printJSON(w, rows); err != nil {
+		if err := printJSON(c.App.Writer, rows); err != nil {
 			return err
 		}
 	} else {
-		for _, r := range rows {
-			state := fmt.Sprintf("%d servers", len(r.Servers))
-			switch {
-			case r.Error != "":
-				state = "error: " + r.Error
-			case !r.Exists:
-				state = "no file"
-			case len(r.Servers) == 1:
-				state = "1 server"
-			}
-			fmt.Fprintf(w, "%-14s %-7s %s (%s)\n", r.Client, r.Scope, r.File, state)
-			for _, s := range r.Servers {
-				mark := "      "
-				if s.Ours {
-					mark = "[ours]"
-				}
-				fmt.Fprintf(w, "    %s %s %s\n", mark, s.Name, commandLine(s.Entry))
-				if s.Installed != nil {
-					fmt.Fprintf(w, "             installed: %s\n", s.Installed.From())
-				}
-				for _, k := range sortedKeys(s.Env) {
-					fmt.Fprintf(w, "             %s=%s\n", k, s.Env[k])
-				}
-			}
-		}
+		printList(c.App.Writer, rows)
 	}
 	if bad > 0 {
 		return errors.New(plural(bad, "config file") + " could not be read (see above)")
 	}
 	return nil
+}
+
+// listRow reads the servers of one assistant's config file at scope s,
+// their settings masked unless showEnv.
+func listRow(cl *installer.Assistant, s installer.Scope, env installer.Env, state string, records []*installed.Record, showEnv bool) listed {
+	t, err := cl.Target(env, s)
+	if err != nil {
+		return listed{Client: cl.Name, Scope: s, Error: err.Error()}
+	}
+	regs, exists, err := t.Servers(state)
+	if !showEnv {
+		for i := range regs {
+			regs[i].Env = masked(regs[i].Env)
+		}
+	}
+	r := listed{Client: cl.Name, Scope: s, File: t.File, Exists: exists, Servers: []listedServer{}}
+	for _, reg := range regs {
+		r.Servers = append(r.Servers, listedServer{Registration: reg, Installed: installedAs(records, reg.Entry)})
+	}
+	if err != nil {
+		r.Error = strings.TrimPrefix(explain(t, err).Error(), cl.Name+" "+string(s)+": ")
+	}
+	return r
+}
+
+// printList writes the rows as text: a line per config file, then one per
+// server in it.
+func printList(w io.Writer, rows []listed) {
+	for _, r := range rows {
+		state := fmt.Sprintf("%d servers", len(r.Servers))
+		switch {
+		case r.Error != "":
+			state = "error: " + r.Error
+		case !r.Exists:
+			state = "no file"
+		case len(r.Servers) == 1:
+			state = "1 server"
+		}
+		fmt.Fprintf(w, "%-14s %-7s %s (%s)\n", r.Client, r.Scope, r.File, state)
+		for _, s := range r.Servers {
+			mark := "      "
+			if s.Ours {
+				mark = "[ours]"
+			}
+			fmt.Fprintf(w, "    %s %s %s\n", mark, s.Name, commandLine(s.Entry))
+			if s.Installed != nil {
+				fmt.Fprintf(w, "             installed: %s\n", s.Installed.From())
+			}
+			for _, k := range sortedKeys(s.Env) {
+				fmt.Fprintf(w, "             %s=%s\n", k, s.Env[k])
+			}
+		}
+	}
 }
 
 func plural(n int, what string) string {

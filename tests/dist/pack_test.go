@@ -272,11 +272,11 @@ func startBundle(t *testing.T, bundles map[string]string) *mcp.Client {
 	if err := b.Unpack(installed); err != nil {
 		t.Fatal(err)
 	}
-	command, args, env, err := b.Manifest.Launch(installed, mcpb.Platform(runtime.GOOS), nil)
+	l, err := b.Manifest.Launch(installed, mcpb.Platform(runtime.GOOS), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := mcp.StartCommand(execCommand(command, args, env), &mcp.ClientOptions{Info: mcp.Implementation{Name: "dist-test", Version: "1"}, TerminateTimeout: time.Second})
+	c, err := mcp.StartCommand(execCommand(l.Command, l.Args, l.Env), &mcp.ClientOptions{Info: mcp.Implementation{Name: "dist-test", Version: "1"}, TerminateTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
