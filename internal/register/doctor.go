@@ -51,13 +51,13 @@ func Doctor(p *Program) *cli.Command {
 			&cli.BoolFlag{Name: "project-servers", Usage: "also start project-scope servers that mcpship did not write (commands that came with the project)"},
 		), commonFlags()...),
 		OnUsageError: onUsageError,
-		Action: func(c *cli.Context) error {
+		Action: interruptible(func(c *cli.Context) error {
 			name := c.String("name")
 			if p != nil {
 				name = p.name(c)
 			}
 			return runDoctor(c, name)
-		},
+		}),
 	}
 }
 
