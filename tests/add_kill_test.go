@@ -3,6 +3,7 @@
 package tests
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -21,8 +22,14 @@ import (
 // writeScriptBundle writes a bundle "probe" 1.0.0 whose binary server is
 // the shell script given, to dir, and returns its path.
 func writeScriptBundle(t *testing.T, dir, script string) string {
+	return writeNamedScriptBundle(t, dir, "probe", script)
+}
+
+// writeNamedScriptBundle writes a bundle name 1.0.0 whose binary server
+// is the shell script given, to dir, and returns its path.
+func writeNamedScriptBundle(t *testing.T, dir, name, script string) string {
 	t.Helper()
-	m := &mcpb.Manifest{ManifestVersion: mcpb.ManifestVersion, Name: "probe", Version: "1.0.0", Description: "d", Author: mcpb.Author{Name: "a"},
+	m := &mcpb.Manifest{ManifestVersion: mcpb.ManifestVersion, Name: name, Version: "1.0.0", Description: "d", Author: mcpb.Author{Name: "a"},
 		Server: mcpb.Server{Type: "binary", EntryPoint: "server/run", MCPConfig: &mcpb.MCPConfig{Command: "${__dirname}/server/run"}}}
 	var buf bytes.Buffer
 	if err := mcpb.Write(&buf, m, []mcpb.File{{Name: "server/run", Data: []byte(script), Mode: 0o755}}); err != nil {
@@ -211,5 +218,110 @@ func TestProbeIsBounded(t *testing.T) {
 				wantGroupDead(t, pid)
 			}
 		})
+	}
+}
+
+// killedDuringCheck starts add of a bundle rigor 1.0.0 whose server never
+// answers, and kills mcpship (SIGKILL, which it cannot clean up after)
+// once the server runs, then the server's group.
+func killedDuringCheck(t *testing.T, s addSandbox) {
+	t.Helper()
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	file := writeNamedScriptBundle(t, t.TempDir(), "rigor", "#!/bin/sh\necho $$ > "+pidfile+"\nsleep 1000\n")
+	cmd, _, wait := s.startBounded(t, 60*time.Second, "add", file, "--client", "cursor", "--timeout", "1h")
+	pid := readPids(t, pidfile, 1)[0]
+	cmd.Process.Kill()
+	wait()
+	syscall.Kill(-pid, syscall.SIGKILL)
+	if _, err := os.Stat(filepath.Join(s.serversDir(), "rigor", "1.0.0", "manifest.json")); err != nil {
+		t.Fatalf("the add killed during its check left no folder: %v", err)
+	}
+}
+
+// killedWhileUnpacking starts add of a bundle rigor 1.0.0 with a file of
+// 400 MB of zeros, and kills mcpship (SIGKILL) while it unpacks.
+func killedWhileUnpacking(t *testing.T, s addSandbox) {
+	t.Helper()
+	big := hostileZip(t, func(zw *zip.Writer) {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: "server/zeros", Method: zip.Deflate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		zero := make([]byte, 1<<20)
+		for range 400 {
+			w.Write(zero)
+		}
+	})
+	file := filepath.Join(t.TempDir(), "big.mcpb")
+	if err := os.WriteFile(file, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd, out, wait := s.startBounded(t, 60*time.Second, "add", file, "--client", "cursor")
+	pattern := filepath.Join(s.serversDir(), "rigor", ".unpack-1.0.0-*", "server", "zeros")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+		if m, _ := filepath.Glob(pattern); len(m) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			wait()
+			t.Fatalf("add did not start unpacking the big file within 30s\n%s", out.String())
+		}
+	}
+	cmd.Process.Kill()
+	wait()
+	if m, _ := filepath.Glob(filepath.Join(s.serversDir(), "rigor", ".unpack-*")); len(m) == 0 {
+		t.Fatalf("add was killed after it had unpacked (the test needs a bigger file)\n%s", out.String())
+	}
+}
+
+// TestAddCleansAfterAKill: after an add killed during its check or while
+// unpacking, the next add of the server cleans what it left and
+// installs, and so does any other add; remove --purge deletes it too
+// rather than saying there is no such server and deleting nothing.
+func TestAddCleansAfterAKill(t *testing.T) {
+	good := exampleBundles(t)["rigor-1.0.0.mcpb"]
+	for what, kill := range map[string]func(*testing.T, addSandbox){"during the check": killedDuringCheck, "while unpacking": killedWhileUnpacking} {
+		t.Run(what+" then add", func(t *testing.T) {
+			s := newAddSandbox(t, newFakeHub(t))
+			kill(t, s)
+			file := filepath.Join(t.TempDir(), "rigor.mcpb")
+			os.WriteFile(file, good, 0o644)
+			_, errOut, code := s.mcpship("add", file, "--client", "cursor")
+			if code != 0 || !strings.Contains(errOut, "which an add that was stopped left") {
+				t.Errorf("the next add: exit %d, want 0, saying what it cleaned\n%s", code, errOut)
+			}
+			wantOnly(t, filepath.Join(s.serversDir(), "rigor"), "1.0.0", "installed.json")
+		})
+		t.Run(what+" then another add", func(t *testing.T) {
+			s := newAddSandbox(t, newFakeHub(t))
+			kill(t, s)
+			file := filepath.Join(t.TempDir(), "commitbrief.mcpb")
+			os.WriteFile(file, exampleBundles(t)["commitbrief-1.0.0.mcpb"], 0o644)
+			s.must(t, "add", file, "--client", "cursor")
+			wantOnly(t, s.serversDir(), "commitbrief")
+		})
+		t.Run(what+" then remove --purge", func(t *testing.T) {
+			s := newAddSandbox(t, newFakeHub(t))
+			kill(t, s)
+			out, errOut, code := s.mcpship("remove", "--name", "rigor", "--purge", "--client", "cursor")
+			if code != 0 || !strings.Contains(out, "deleted "+filepath.Join(s.serversDir(), "rigor")+", which an add that was stopped left") {
+				t.Errorf("remove --purge: exit %d, want 0, saying what it deleted\n%s\n%s", code, out, errOut)
+			}
+			wantOnly(t, s.serversDir())
+		})
+	}
+}
+
+// wantOnly fails t unless dir holds exactly the names given.
+func wantOnly(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, " ") != strings.Join(names, " ") {
+		t.Errorf("%s holds %q, want %q", dir, got, names)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -74,6 +75,7 @@ type install struct {
 	entry    installer.Entry
 	record   *installed.Record
 	unpacked string // a folder add created, removed on failure
+	pending  string // the version marked pending (installed.MarkPending), unmarked at the end
 }
 
 func run(c *cli.Context) error {
@@ -112,6 +114,7 @@ func add(c *cli.Context) error {
 		return fmt.Errorf("locking %s against another add: %w", root, err)
 	}
 	defer unlock()
+	sweep(c, root, "")
 	var in *install
 	switch {
 	case strings.HasPrefix(src, "https://"):
@@ -136,8 +139,11 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	defer func() {
 		if err != nil && in.unpacked != "" {
 			os.RemoveAll(in.unpacked)
-			installed.Tidy(root, in.entry.Name)
 			err = fmt.Errorf("%w\nnothing was installed: %s is removed", err, in.unpacked)
+		}
+		if in.pending != "" {
+			installed.Unmark(root, in.entry.Name, in.pending)
+			installed.Tidy(root, in.entry.Name)
 		}
 	}()
 	fmt.Fprintf(c.App.ErrWriter, "%s: checking that the server answers the MCP handshake...\n", c.App.Name)
@@ -335,28 +341,64 @@ func fromBundle(c *cli.Context, root, file, sha string, rec *installed.Record) (
 			return nil, fmt.Errorf("%s already holds another bundle of %s %s; remove it first ('%s remove --name %s --purge')",
 				rec.Dir, m.Name, m.Version, c.App.Name, name)
 		}
+		// Marked first, so that the next add or remove --purge finds the
+		// folder if this add is killed before it records the install.
+		if err := installed.MarkPending(root, name, m.Version); err != nil {
+			return nil, fmt.Errorf("marking %s as being installed: %w", rec.Dir, err)
+		}
+		in.pending = m.Version
 		if err := b.Unpack(rec.Dir); err != nil {
-			installed.Tidy(root, name)
+			in.undo(root, name)
 			return nil, fmt.Errorf("unpacking the bundle: %w", err)
 		}
 		in.unpacked = rec.Dir
 		if err := c.Context.Err(); err != nil { // interrupted while unpacking
-			os.RemoveAll(in.unpacked)
-			installed.Tidy(root, name)
+			in.undo(root, name)
 			return nil, err
 		}
 	}
 	cmd, args, env, err := m.Launch(rec.Dir, mcpb.Platform(runtime.GOOS), values)
 	if err != nil {
-		if in.unpacked != "" {
-			os.RemoveAll(in.unpacked)
-			installed.Tidy(root, name)
-		}
+		in.undo(root, name)
 		return nil, err
 	}
 	in.entry = installer.Entry{Name: name, Command: cmd, Args: args, Env: nilIfEmpty(env)}
 	fmt.Fprintf(c.App.ErrWriter, "%s: verified %s %s (sha256 %s), %s %s\n", c.App.Name, m.Name, m.Version, b.SHA256, how, rec.Dir)
 	return in, nil
+}
+
+// undo removes what fromBundle unpacked for the server name, and its
+// pending mark.
+func (in *install) undo(root, name string) {
+	if in.unpacked != "" {
+		os.RemoveAll(in.unpacked)
+	}
+	if in.pending != "" {
+		installed.Unmark(root, name, in.pending)
+	}
+	installed.Tidy(root, name)
+}
+
+// sweep removes, under the lock, what adds that were stopped left under
+// root for the server name ("" for every server), keeping any version
+// folder an assistant's entry still runs, and says what it removed.
+func sweep(c *cli.Context, root, name string) {
+	var uses []register.Use
+	loaded := false
+	inUse := func(dir string) bool {
+		if !loaded {
+			uses, _ = register.Uses(c, func(installer.Entry) bool { return true })
+			loaded = true
+		}
+		return slices.ContainsFunc(uses, func(u register.Use) bool { return installed.Uses(dir, u.Entry.Command, u.Entry.Args) })
+	}
+	removed, err := installed.Sweep(root, name, inUse)
+	for _, d := range removed {
+		fmt.Fprintf(c.App.ErrWriter, "%s: removed %s, which an add that was stopped left\n", c.App.Name, d)
+	}
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: cleaning what a stopped add left: %v\n", c.App.Name, err)
+	}
 }
 
 func isDir(name string) bool {
