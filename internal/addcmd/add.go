@@ -12,6 +12,7 @@ package addcmd
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -84,12 +85,18 @@ func run(c *cli.Context) error {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() { <-ctx.Done(); stop() }()
-	c.Context = ctx
+	// What add prints and returns passes through the secrets it learns:
+	// a server's stderr that echoes its arguments, a URL's password.
+	sec := &secrets{}
+	c.Context = context.WithValue(ctx, secretsKey{}, sec)
+	w, ew := c.App.Writer, c.App.ErrWriter
+	c.App.Writer, c.App.ErrWriter = sec.writer(w), sec.writer(ew)
+	defer func() { c.App.Writer, c.App.ErrWriter = w, ew }()
 	err := add(c)
 	if err != nil && ctx.Err() != nil {
 		return cli.Exit("add: interrupted; nothing was installed", 130)
 	}
-	return err
+	return sec.error(err)
 }
 
 func add(c *cli.Context) error {
@@ -116,11 +123,13 @@ func add(c *cli.Context) error {
 	defer unlock()
 	sweep(c, root, "")
 	var in *install
+	sec := secretsOf(c)
 	switch {
 	case strings.HasPrefix(src, "https://"):
-		in, err = fromURL(c, root, src, c.String("sha256"), &installed.Record{Source: src, URL: src})
+		sec.addURL(src)
+		in, err = fromURL(c, root, src, c.String("sha256"), &installed.Record{Source: sec.record(src), URL: sec.record(src)})
 	case strings.Contains(src, "://"):
-		return usagef("%s: only https:// URLs are downloaded", src)
+		return usagef("%s: only https:// URLs are downloaded", installed.Redact(src))
 	case strings.HasSuffix(strings.ToLower(src), ".mcpb") || isFile(src):
 		abs, _ := filepath.Abs(src)
 		in, err = fromBundle(c, root, abs, c.String("sha256"), &installed.Record{Source: abs})
@@ -168,8 +177,13 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	}
 	// An entry of the same name that an earlier add wrote is replaced; any
 	// other only with --force.
+	sec := secretsOf(c)
 	ours := func(e installer.Entry) bool {
-		return old != nil && (e.Command == old.Command && e.URL == old.URL || installed.Uses(old.Dir, e.Command, e.Args))
+		if old == nil {
+			return false
+		}
+		sameURL := e.URL == old.URL || sec.record(e.URL) == old.URL // recorded without its secrets
+		return e.Command == old.Command && sameURL || installed.Uses(old.Dir, e.Command, e.Args)
 	}
 	if err := register.Register(c, in.entry, ours); err != nil {
 		return err
@@ -262,8 +276,9 @@ func fromRegistry(c *cli.Context, root, src string) (*install, error) {
 		if err != nil {
 			return nil, err
 		}
+		secretsOf(c).addURL(u)
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s %s has no package to run here; it is the remote server %s\n", c.App.Name, s.Name, s.Version, u)
-		rec.Kind, rec.URL = "remote", u
+		rec.Kind, rec.URL = "remote", secretsOf(c).record(u)
 		e := installer.Entry{Name: entryName, URL: u, Headers: nilIfEmpty(headers)}
 		if r.Type == "sse" {
 			e.Type = "sse"
@@ -275,10 +290,11 @@ func fromRegistry(c *cli.Context, root, src string) (*install, error) {
 		if p.FileSHA256 == "" {
 			return nil, fmt.Errorf("the registry gives no fileSha256 for the bundle %s of %s, so it cannot be verified; refusing it", p.Identifier, s.Name)
 		}
+		secretsOf(c).addURL(p.Identifier)
 		if !strings.HasPrefix(p.Identifier, "https://") {
 			return nil, fmt.Errorf("the bundle of %s is at %q, not an https:// URL; refusing it", s.Name, p.Identifier)
 		}
-		rec.URL = p.Identifier
+		rec.URL = secretsOf(c).record(p.Identifier)
 		return fromURL(c, root, p.Identifier, p.FileSHA256, rec)
 	}
 	values, err := inputValues(c, p.Needs(), p.RegistryType+" package "+p.Identifier)

@@ -125,6 +125,12 @@ func bundleValues(c *cli.Context, m *mcpb.Manifest) (map[string]any, error) {
 			}
 			raw, given = []string{v}, true
 		}
+		if u.Sensitive {
+			secretsOf(c).add(raw...)
+			if d, ok := u.Default.(string); ok {
+				secretsOf(c).add(d)
+			}
+		}
 		if !given {
 			continue
 		}
@@ -211,6 +217,17 @@ func inputValues(c *cli.Context, needs []registry.Need, what string) (map[string
 			return nil, fmt.Errorf("reading %s: %w", n.Key, err)
 		}
 		values[n.Key] = v
+	}
+	sec := secretsOf(c)
+	for _, n := range needs {
+		if n.IsSecret {
+			sec.add(values[n.Key], n.Default)
+		}
+		for k, in := range n.Variables {
+			if in.IsSecret {
+				sec.add(values[k], in.Default)
+			}
+		}
 	}
 	return values, nil
 }

@@ -113,7 +113,19 @@ func runDoctor(c *cli.Context, name string) error {
 	probeAll(c.Context, rows, env.ProjectDir, timeout, c.Int("parallel"))
 	failed, skipped := 0, 0
 	for _, r := range rows {
+		// What looks secret is hidden wherever it shows: in the arguments,
+		// and in the server's stderr, which often echoes them.
+		sec := entrySecrets(r.Server)
+		r.Stderr, r.Detail = hideAll(r.Stderr, sec), hideAll(r.Detail, sec)
+		for i := range r.Warnings {
+			r.Warnings[i] = hideAll(r.Warnings[i], sec)
+		}
+		r.Server.Args = slices.Clone(r.Server.Args)
+		for i := range r.Server.Args {
+			r.Server.Args[i] = hideAll(r.Server.Args[i], sec)
+		}
 		r.Server.Env = masked(r.Server.Env) // as list shows them
+		r.Server.Headers = masked(r.Server.Headers)
 		switch r.Status {
 		case "failed":
 			failed++

@@ -143,7 +143,7 @@ func plural(n int, what string) string {
 // spaces or quotes.
 func commandLine(s installer.Entry) string {
 	if s.Command == "" && s.URL != "" {
-		return s.URL // a remote server
+		return installed.Redact(s.URL) // a remote server
 	}
 	words := append([]string{s.Command}, s.Args...)
 	for i, w := range words {

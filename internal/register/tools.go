@@ -269,6 +269,7 @@ type server struct {
 	init    *mcp.InitializeResult
 	what    string // the server for people: its registered name, or its command line
 	timeout time.Duration
+	secrets []string // what its messages hide (entrySecrets)
 }
 
 // start starts the server that argv (a command after "--") or --name
@@ -278,7 +279,8 @@ func start(ctx context.Context, c *cli.Context, argv []string) (*server, error) 
 	if err != nil {
 		return nil, err
 	}
-	what := commandLine(e)
+	secrets := entrySecrets(e)
+	what := hideAll(commandLine(e), secrets)
 	if len(argv) == 0 {
 		what = fmt.Sprintf("server %q", e.Name)
 	}
@@ -302,7 +304,7 @@ func start(ctx context.Context, c *cli.Context, argv []string) (*server, error) 
 		}
 		return nil, fmt.Errorf("%s: not found: %s", what, notStarted(e.Command, err, " the assistant uses"))
 	}
-	s := &server{started: mc, what: what, timeout: c.Duration("timeout")}
+	s := &server{started: mc, what: what, timeout: c.Duration("timeout"), secrets: secrets}
 	if s.init, err = mc.Initialize(ctx, ""); err != nil {
 		return nil, s.fail("initialize", err)
 	}
@@ -435,5 +437,5 @@ func (s *server) fail(step string, err error) error {
 	if tail := strings.TrimSpace(s.Stderr()); tail != "" {
 		msg += "\nthe end of its standard error:\n    " + strings.Join(lastLines(tail, 10), "\n    ")
 	}
-	return errors.New(msg)
+	return errors.New(hideAll(msg, s.secrets))
 }
