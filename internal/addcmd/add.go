@@ -258,10 +258,13 @@ func fromRegistry(c *cli.Context, root, src string) (*install, error) {
 	}
 	s := &r.Server
 	if o := r.Meta.Official; o != nil && o.Status == "deprecated" {
-		fmt.Fprintf(c.App.ErrWriter, "%s: warning: the registry marks %s %s deprecated%s\n", c.App.Name, s.Name, s.Version, prefixed(": ", o.StatusMessage))
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: the registry marks %s %s deprecated%s\n", c.App.Name, s.Name, s.Version, prefixed(": ", registry.Printable(o.StatusMessage, 300)))
 	}
 	rec := &installed.Record{Server: s.Name, Version: s.Version, Source: s.Name + "@" + s.Version, Registry: strings.TrimRight(c.String("registry"), "/")}
 	entryName := cmp.Or(c.String("name"), safeName(path.Base(s.Name)))
+	if err := installed.CheckName("server name", entryName); err != nil {
+		return nil, usagef("the registry's name %s gives the %v; choose one with --name", s.Name, err)
+	}
 	p, err := s.Choose(runtime.GOOS, runtime.GOARCH, func(l string) bool { _, err := exec.LookPath(l); return err == nil })
 	if err != nil {
 		r := s.Remote()
