@@ -157,9 +157,10 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	}()
 	fmt.Fprintf(c.App.ErrWriter, "%s: checking that the server answers the MCP handshake...\n", c.App.Name)
 	var summary string
+	var warnings []string
 	switch {
 	case in.entry.URL == "":
-		summary, err = register.Check(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
+		summary, warnings, err = register.Check(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
 	case in.entry.Type != "sse":
 		summary, err = checkRemote(c.Context, in.entry.URL, in.entry.Headers, c.Duration("timeout"))
 	}
@@ -197,6 +198,14 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	fmt.Fprintf(c.App.Writer, "installed %s\n", in.record.From())
 	if old != nil && old.Dir != "" && old.Dir != in.record.Dir {
 		retire(c, old)
+	}
+	// Last, so that it is what the user reads: a server that answers may
+	// still fail every call, such as one whose program is not installed.
+	for _, w := range warnings {
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s answers, but its tools will fail until this is fixed: %s\n", c.App.Name, in.entry.Name, w)
+	}
+	if len(warnings) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "%s: then check it with '%s doctor --name %s'\n", c.App.Name, c.App.Name, in.entry.Name)
 	}
 	return nil
 }

@@ -97,12 +97,17 @@ func runDoctor(c *cli.Context, name string) error {
 	if err != nil {
 		return err
 	}
+	gemini := sync.OnceValue(func() string { return geminiUntrusted(env.ProjectDir) })
 	var rows []*checked
 	for _, r := range regs {
 		row := &checked{Client: r.client, Scope: r.scope, File: r.file, Server: r.Entry}
 		switch why := r.NotStdio(); {
 		case why != "":
 			row.Status, row.Reason = "skipped", why
+		case r.client == "gemini" && gemini() != "":
+			// Gemini CLI starts no server, not even a user one, in a folder
+			// it does not trust.
+			row.Status, row.Reason = "skipped", gemini()
 		case r.scope == installer.ScopeProject && !r.Recorded && !named && !c.Bool("project-servers"):
 			// A file that came with the project, such as a clone.
 			row.Status, row.Reason, row.untrusted = "skipped", untrusted, true
