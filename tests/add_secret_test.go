@@ -84,6 +84,8 @@ func TestAddHidesSecrets(t *testing.T) {
 		s := newAddSandbox(t, hub)
 		out, errOut := s.must(t, "add", u, "--client", "cursor")
 		list, _ := s.must(t, "list", "--client", "cursor")
+		listJSON, _ := s.must(t, "list", "--client", "cursor", "--json")
+		list += listJSON
 		record, _ := os.ReadFile(filepath.Join(s.serversDir(), "rigor", "installed.json"))
 		if strings.Contains(out+errOut+list+string(record), secret) {
 			t.Errorf("the password was printed or recorded:\n%s\n%s\n%s\n%s", out, errOut, list, record)
