@@ -52,6 +52,16 @@ func (s Entry) check() error {
 			return fmt.Errorf("the server address %q is plain http to %s, which is not this machine's loopback address; use https://", s.URL, u.Hostname())
 		}
 	}
+	for k := range s.Env {
+		if err := checkEnvName(k); err != nil {
+			return err
+		}
+	}
+	for k, v := range s.Headers {
+		if err := checkHeader(k, v); err != nil {
+			return err
+		}
+	}
 	strs := append([]string{s.Name, s.Command, s.URL}, s.Args...)
 	for k, v := range s.Env {
 		strs = append(strs, k, v)
@@ -63,6 +73,29 @@ func (s Entry) check() error {
 		if !utf8.ValidString(x) {
 			return fmt.Errorf("%q is not valid UTF-8, which config files cannot hold", x)
 		}
+	}
+	return nil
+}
+
+// checkEnvName refuses the name of an environment variable that no
+// process environment can hold as one variable: empty, with "=" (which
+// would end the name there), or with a control character or a space.
+func checkEnvName(k string) error {
+	if k == "" || strings.ContainsFunc(k, func(r rune) bool { return r == '=' || r <= ' ' || r == 0x7f }) {
+		return fmt.Errorf("%q cannot name an environment variable: a name is not empty and has no '=', space or control character", k)
+	}
+	return nil
+}
+
+// checkHeader refuses an HTTP header whose name is not a token or whose
+// value has a control character other than a tab (CR LF would start
+// another header).
+func checkHeader(k, v string) error {
+	if k == "" || strings.ContainsFunc(k, func(r rune) bool { return r > 0x7e || r <= ' ' || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", r) }) {
+		return fmt.Errorf("%q cannot name an HTTP header: a name is a token of letters, digits and !#$%%&'*+-.^_`|~", k)
+	}
+	if strings.ContainsFunc(v, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }) {
+		return fmt.Errorf("the value of the header %s has a control character (such as a line break), which HTTP does not allow", k)
 	}
 	return nil
 }

@@ -55,10 +55,11 @@ type Client struct {
 	readErr error
 	done    chan struct{} // closed when the reading goroutine ends
 
-	cmd     *exec.Cmd
-	stderr  *tail
-	exited  chan struct{} // closed when the command has exited, or Serve returned (Server.Connect)
-	waitErr error
+	cmd      *exec.Cmd
+	stderr   *tail
+	exited   chan struct{} // closed when the command has exited, or Serve returned (Server.Connect)
+	waitErr  error
+	orphaned atomic.Bool // the command exited, but its output stayed open
 }
 
 // NewClient returns a client that writes requests to w and reads the
@@ -90,14 +91,21 @@ func NewClient(r io.Reader, w io.Writer, opts *ClientOptions) *Client {
 // the last few kilobytes the server writes to standard error are kept for
 // [Client.Stderr]. [Client.Close] stops the command.
 func StartCommand(cmd *exec.Cmd, opts *ClientOptions) (*Client, error) {
+	if cmd.Stdout != nil {
+		return nil, errors.New("mcp: StartCommand: Stdout already set")
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// The server's output is a pipe of our own, not StdoutPipe's, so that
+	// the command is waited for as soon as it exits, even while a process
+	// it started holds its output open, and its last words are still read.
+	stdout, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
+	cmd.Stdout = w
 	var t *tail
 	if cmd.Stderr == nil {
 		t = &tail{max: 4 << 10}
@@ -107,15 +115,26 @@ func StartCommand(cmd *exec.Cmd, opts *ClientOptions) (*Client, error) {
 		// Do not wait forever for a grandchild that inherited stderr.
 		cmd.WaitDelay = time.Second
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		stdout.Close()
 		return nil, err
 	}
 	c := NewClient(stdout, stdin, opts)
 	c.cmd, c.stderr, c.exited = cmd, t, make(chan struct{})
 	go func() {
-		<-c.done // the server closed its output or it became unreadable
 		c.waitErr = cmd.Wait()
 		close(c.exited)
+		// What the server wrote before it exited is read to its end,
+		// unless a process it left holds its output open: then the
+		// connection ends after TerminateTimeout.
+		select {
+		case <-c.done:
+		case <-time.After(c.opts.TerminateTimeout):
+			c.orphaned.Store(true)
+		}
+		stdout.Close()
 	}()
 	return c, nil
 }
@@ -171,8 +190,11 @@ func (c *Client) readLoop(r io.Reader) {
 			ch <- &m
 		}
 	}
-	if errors.Is(err, io.EOF) {
+	switch {
+	case errors.Is(err, io.EOF):
 		err = fmt.Errorf("%w: the server closed its output", ErrConnectionClosed)
+	case c.orphaned.Load() && errors.Is(err, os.ErrClosed):
+		err = fmt.Errorf("%w: the server exited, and a process it started holds its output open", ErrConnectionClosed)
 	}
 	c.mu.Lock()
 	c.readErr = err
@@ -326,9 +348,11 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments any) (*Cal
 // Close closes the server's input. For a started command it then waits
 // for the command to exit, sending SIGTERM and then SIGKILL when it takes
 // longer than [ClientOptions.TerminateTimeout], as the stdio transport's
-// shutdown asks, and returns the command's exit error, if any. For a
-// client of [Server.Connect] it waits for the session to end and returns
-// [Server.Serve]'s error, if any.
+// shutdown asks, and ends the connection at most TerminateTimeout later,
+// even when a process the command started holds its output open (Close
+// stops the command, not what it started); it returns the command's exit
+// error, if any. For a client of [Server.Connect] it waits for the session
+// to end and returns [Server.Serve]'s error, if any.
 func (c *Client) Close() error {
 	var err error
 	if c.closer != nil {
@@ -357,6 +381,10 @@ func (c *Client) Close() error {
 			_ = c.cmd.Process.Kill()
 			<-c.exited
 		}
+	}
+	select {
+	case <-c.done:
+	case <-time.After(2 * c.opts.TerminateTimeout): // a pipe whose Close cannot stop a read
 	}
 	return c.waitErr
 }

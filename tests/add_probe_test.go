@@ -218,3 +218,30 @@ func TestAddPlainHTTPOnlyToLoopback(t *testing.T) {
 		}
 	}
 }
+
+// TestAddSaysWhenItsProgramIsMissing: a bundle whose server answers but
+// whose tools run a program that is not on PATH is installed, and add
+// says so plainly at the end, not only doctor; with the program on PATH
+// it says nothing of the kind.
+func TestAddSaysWhenItsProgramIsMissing(t *testing.T) {
+	good := exampleBundles(t)["rigor-1.0.0.mcpb"]
+	for _, onPath := range []bool{false, true} {
+		s := newAddSandbox(t, newFakeHub(t))
+		if onPath {
+			s.path = standinDir + string(os.PathListSeparator) + os.Getenv("PATH")
+		}
+		file := filepath.Join(s.proj, "rigor.mcpb")
+		if err := os.WriteFile(file, good, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut := s.must(t, "add", file, "--client", "cursor")
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		warned := strings.Contains(errOut, "warning: rigor answers, but its tools will fail until this is fixed: cannot run rigor")
+		switch {
+		case !onPath && (!warned || !strings.Contains(lines[len(lines)-1], "then check it with 'mcpship doctor --name rigor'")):
+			t.Errorf("rigor not on PATH: add does not end saying so\n%s\n%s", out, errOut)
+		case onPath && warned:
+			t.Errorf("rigor on PATH: add warns\n%s", errOut)
+		}
+	}
+}

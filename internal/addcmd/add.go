@@ -12,6 +12,7 @@ package addcmd
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,6 +21,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -75,6 +77,7 @@ type install struct {
 	entry    installer.Entry
 	record   *installed.Record
 	unpacked string // a folder add created, removed on failure
+	pending  string // the version marked pending (installed.MarkPending), unmarked at the end
 }
 
 func run(c *cli.Context) error {
@@ -83,12 +86,18 @@ func run(c *cli.Context) error {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() { <-ctx.Done(); stop() }()
-	c.Context = ctx
+	// What add prints and returns passes through the secrets it learns:
+	// a server's stderr that echoes its arguments, a URL's password.
+	sec := &secrets{}
+	c.Context = context.WithValue(ctx, secretsKey{}, sec)
+	w, ew := c.App.Writer, c.App.ErrWriter
+	c.App.Writer, c.App.ErrWriter = sec.writer(w), sec.writer(ew)
+	defer func() { c.App.Writer, c.App.ErrWriter = w, ew }()
 	err := add(c)
 	if err != nil && ctx.Err() != nil {
 		return cli.Exit("add: interrupted; nothing was installed", 130)
 	}
-	return err
+	return sec.error(err)
 }
 
 func add(c *cli.Context) error {
@@ -113,12 +122,15 @@ func add(c *cli.Context) error {
 		return fmt.Errorf("locking %s against another add: %w", root, err)
 	}
 	defer unlock()
+	sweep(c, root, "")
 	var in *install
+	sec := secretsOf(c)
 	switch {
 	case strings.HasPrefix(src, "https://"):
-		in, err = fromURL(c, root, src, c.String("sha256"), &installed.Record{Source: src, URL: src})
+		sec.addURL(src)
+		in, err = fromURL(c, root, src, c.String("sha256"), &installed.Record{Source: sec.record(src), URL: sec.record(src)})
 	case strings.Contains(src, "://"):
-		return usagef("%s: only https:// URLs are downloaded", src)
+		return usagef("%s: only https:// URLs are downloaded", installed.Redact(src))
 	case strings.HasSuffix(strings.ToLower(src), ".mcpb") || isFile(src):
 		abs, _ := filepath.Abs(src)
 		in, err = fromBundle(c, root, abs, c.String("sha256"), &installed.Record{Source: abs})
@@ -137,15 +149,19 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	defer func() {
 		if err != nil && in.unpacked != "" {
 			os.RemoveAll(in.unpacked)
-			installed.Tidy(root, in.entry.Name)
 			err = fmt.Errorf("%w\nnothing was installed: %s is removed", err, in.unpacked)
+		}
+		if in.pending != "" {
+			installed.Unmark(root, in.entry.Name, in.pending)
+			installed.Tidy(root, in.entry.Name)
 		}
 	}()
 	fmt.Fprintf(c.App.ErrWriter, "%s: checking that the server answers the MCP handshake...\n", c.App.Name)
 	var summary string
+	var warnings []string
 	switch {
 	case in.entry.URL == "":
-		summary, err = register.Check(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
+		summary, warnings, err = register.Check(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
 	case in.entry.Type != "sse":
 		summary, err = checkRemote(c.Context, in.entry.URL, in.entry.Headers, c.Duration("timeout"))
 	}
@@ -163,8 +179,13 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	}
 	// An entry of the same name that an earlier add wrote is replaced; any
 	// other only with --force.
+	sec := secretsOf(c)
 	ours := func(e installer.Entry) bool {
-		return old != nil && (e.Command == old.Command && e.URL == old.URL || installed.Uses(old.Dir, e.Command, e.Args))
+		if old == nil {
+			return false
+		}
+		sameURL := e.URL == old.URL || sec.record(e.URL) == old.URL // recorded without its secrets
+		return e.Command == old.Command && sameURL || installed.Uses(old.Dir, e.Command, e.Args)
 	}
 	if err := register.Register(c, in.entry, ours); err != nil {
 		return err
@@ -178,6 +199,14 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	fmt.Fprintf(c.App.Writer, "installed %s\n", in.record.From())
 	if old != nil && old.Dir != "" && old.Dir != in.record.Dir {
 		retire(c, old)
+	}
+	// Last, so that it is what the user reads: a server that answers may
+	// still fail every call, such as one whose program is not installed.
+	for _, w := range warnings {
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s answers, but its tools will fail until this is fixed: %s\n", c.App.Name, in.entry.Name, w)
+	}
+	if len(warnings) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "%s: then check it with '%s doctor --name %s'\n", c.App.Name, c.App.Name, in.entry.Name)
 	}
 	return nil
 }
@@ -239,10 +268,13 @@ func fromRegistry(c *cli.Context, root, src string) (*install, error) {
 	}
 	s := &r.Server
 	if o := r.Meta.Official; o != nil && o.Status == "deprecated" {
-		fmt.Fprintf(c.App.ErrWriter, "%s: warning: the registry marks %s %s deprecated%s\n", c.App.Name, s.Name, s.Version, prefixed(": ", o.StatusMessage))
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: the registry marks %s %s deprecated%s\n", c.App.Name, s.Name, s.Version, prefixed(": ", registry.Printable(o.StatusMessage, 300)))
 	}
 	rec := &installed.Record{Server: s.Name, Version: s.Version, Source: s.Name + "@" + s.Version, Registry: strings.TrimRight(c.String("registry"), "/")}
 	entryName := cmp.Or(c.String("name"), safeName(path.Base(s.Name)))
+	if err := installed.CheckName("server name", entryName); err != nil {
+		return nil, usagef("the registry's name %s gives the %v; choose one with --name", s.Name, err)
+	}
 	p, err := s.Choose(runtime.GOOS, runtime.GOARCH, func(l string) bool { _, err := exec.LookPath(l); return err == nil })
 	if err != nil {
 		r := s.Remote()
@@ -257,8 +289,9 @@ func fromRegistry(c *cli.Context, root, src string) (*install, error) {
 		if err != nil {
 			return nil, err
 		}
+		secretsOf(c).addURL(u)
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s %s has no package to run here; it is the remote server %s\n", c.App.Name, s.Name, s.Version, u)
-		rec.Kind, rec.URL = "remote", u
+		rec.Kind, rec.URL = "remote", secretsOf(c).record(u)
 		e := installer.Entry{Name: entryName, URL: u, Headers: nilIfEmpty(headers)}
 		if r.Type == "sse" {
 			e.Type = "sse"
@@ -270,10 +303,11 @@ func fromRegistry(c *cli.Context, root, src string) (*install, error) {
 		if p.FileSHA256 == "" {
 			return nil, fmt.Errorf("the registry gives no fileSha256 for the bundle %s of %s, so it cannot be verified; refusing it", p.Identifier, s.Name)
 		}
+		secretsOf(c).addURL(p.Identifier)
 		if !strings.HasPrefix(p.Identifier, "https://") {
 			return nil, fmt.Errorf("the bundle of %s is at %q, not an https:// URL; refusing it", s.Name, p.Identifier)
 		}
-		rec.URL = p.Identifier
+		rec.URL = secretsOf(c).record(p.Identifier)
 		return fromURL(c, root, p.Identifier, p.FileSHA256, rec)
 	}
 	values, err := inputValues(c, p.Needs(), p.RegistryType+" package "+p.Identifier)
@@ -336,28 +370,64 @@ func fromBundle(c *cli.Context, root, file, sha string, rec *installed.Record) (
 			return nil, fmt.Errorf("%s already holds another bundle of %s %s; remove it first ('%s remove --name %s --purge')",
 				rec.Dir, m.Name, m.Version, c.App.Name, name)
 		}
+		// Marked first, so that the next add or remove --purge finds the
+		// folder if this add is killed before it records the install.
+		if err := installed.MarkPending(root, name, m.Version); err != nil {
+			return nil, fmt.Errorf("marking %s as being installed: %w", rec.Dir, err)
+		}
+		in.pending = m.Version
 		if err := b.Unpack(rec.Dir); err != nil {
-			installed.Tidy(root, name)
+			in.undo(root, name)
 			return nil, fmt.Errorf("unpacking the bundle: %w", err)
 		}
 		in.unpacked = rec.Dir
 		if err := c.Context.Err(); err != nil { // interrupted while unpacking
-			os.RemoveAll(in.unpacked)
-			installed.Tidy(root, name)
+			in.undo(root, name)
 			return nil, err
 		}
 	}
 	l, err := m.Launch(rec.Dir, mcpb.Platform(runtime.GOOS), values)
 	if err != nil {
-		if in.unpacked != "" {
-			os.RemoveAll(in.unpacked)
-			installed.Tidy(root, name)
-		}
+		in.undo(root, name)
 		return nil, err
 	}
 	in.entry = installer.Entry{Name: name, Command: l.Command, Args: l.Args, Env: nilIfEmpty(l.Env)}
 	fmt.Fprintf(c.App.ErrWriter, "%s: verified %s %s (sha256 %s), %s %s\n", c.App.Name, m.Name, m.Version, b.SHA256, how, rec.Dir)
 	return in, nil
+}
+
+// undo removes what fromBundle unpacked for the server name, and its
+// pending mark.
+func (in *install) undo(root, name string) {
+	if in.unpacked != "" {
+		os.RemoveAll(in.unpacked)
+	}
+	if in.pending != "" {
+		installed.Unmark(root, name, in.pending)
+	}
+	installed.Tidy(root, name)
+}
+
+// sweep removes, under the lock, what adds that were stopped left under
+// root for the server name ("" for every server), keeping any version
+// folder an assistant's entry still runs, and says what it removed.
+func sweep(c *cli.Context, root, name string) {
+	var uses []register.Use
+	loaded := false
+	inUse := func(dir string) bool {
+		if !loaded {
+			uses, _ = register.Uses(c, func(installer.Entry) bool { return true })
+			loaded = true
+		}
+		return slices.ContainsFunc(uses, func(u register.Use) bool { return installed.Uses(dir, u.Entry.Command, u.Entry.Args) })
+	}
+	removed, err := installed.Sweep(root, name, inUse)
+	for _, d := range removed {
+		fmt.Fprintf(c.App.ErrWriter, "%s: removed %s, which an add that was stopped left\n", c.App.Name, d)
+	}
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: cleaning what a stopped add left: %v\n", c.App.Name, err)
+	}
 }
 
 func isDir(name string) bool {

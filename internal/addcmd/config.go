@@ -54,7 +54,7 @@ func (f *configFlag) unknownKeys(known []string, what string) error {
 			if len(known) == 0 {
 				return usagef("--config %s: the %s takes no settings", k, what)
 			}
-			return usagef("--config %s: the %s has no such setting; its settings are %s", k, what, strings.Join(known, ", "))
+			return usagef("--config %s: the %s has no such setting; its settings are %s", k, what, strings.Join(registry.Some(known, 20), ", "))
 		}
 	}
 	return nil
@@ -124,6 +124,12 @@ func bundleValues(c *cli.Context, m *mcpb.Manifest) (map[string]any, error) {
 				return nil, fmt.Errorf("reading %s: %w", k, err)
 			}
 			raw, given = []string{v}, true
+		}
+		if u.Sensitive {
+			secretsOf(c).add(raw...)
+			if d, ok := u.Default.(string); ok {
+				secretsOf(c).add(d)
+			}
 		}
 		if !given {
 			continue
@@ -204,13 +210,24 @@ func inputValues(c *cli.Context, needs []registry.Need, what string) (map[string
 			pr = newPrompt(c)
 		}
 		if pr == nil {
-			return nil, usagef("the %s needs the %s %s (%s); give it with --config %s=VALUE", what, n.Kind, n.Key, n.Description, n.Key)
+			return nil, usagef("the %s needs the %s %s (%s); give it with --config %s=VALUE", what, n.Kind, registry.Printable(n.Key, 100), registry.Printable(n.Description, 300), registry.Printable(n.Key, 100))
 		}
-		v, err := pr.ask(fmt.Sprintf("%s (%s)", n.Key, n.Description), n.IsSecret)
+		v, err := pr.ask(fmt.Sprintf("%s (%s)", registry.Printable(n.Key, 100), registry.Printable(n.Description, 300)), n.IsSecret)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", n.Key, err)
 		}
 		values[n.Key] = v
+	}
+	sec := secretsOf(c)
+	for _, n := range needs {
+		if n.IsSecret {
+			sec.add(values[n.Key], n.Default)
+		}
+		for k, in := range n.Variables {
+			if in.IsSecret {
+				sec.add(values[k], in.Default)
+			}
+		}
 	}
 	return values, nil
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -47,15 +48,27 @@ type Record struct {
 	Time    time.Time `json:"time"`
 }
 
-// From describes where the server came from, for people.
+// From describes where the server came from, for people, with the
+// password of any URL hidden ([Redact]).
 func (r *Record) From() string {
 	switch {
 	case r.Registry != "":
-		return fmt.Sprintf("%s %s from the registry %s (%s)", r.Server, r.Version, r.Registry, r.Kind)
+		return fmt.Sprintf("%s %s from the registry %s (%s)", r.Server, r.Version, Redact(r.Registry), r.Kind)
 	case r.URL != "":
-		return fmt.Sprintf("%s %s from %s", r.Server, r.Version, r.URL)
+		return fmt.Sprintf("%s %s from %s", r.Server, r.Version, Redact(r.URL))
 	}
-	return fmt.Sprintf("%s %s from %s", r.Server, r.Version, r.Source)
+	return fmt.Sprintf("%s %s from %s", r.Server, r.Version, Redact(r.Source))
+}
+
+// Redact returns the URL u with the password of its user information
+// replaced, as [url.URL.Redacted] does; anything else as it is.
+func Redact(u string) string {
+	if pu, err := url.Parse(u); err == nil && pu.User != nil && pu.Host != "" {
+		if _, ok := pu.User.Password(); ok {
+			return pu.Redacted()
+		}
+	}
+	return u
 }
 
 // Root returns the directory of installed servers: $MCPSHIP_SERVERS_DIR

@@ -51,13 +51,13 @@ func Doctor(p *Program) *cli.Command {
 			&cli.BoolFlag{Name: "project-servers", Usage: "also start project-scope servers that mcpship did not write (commands that came with the project)"},
 		), commonFlags()...),
 		OnUsageError: onUsageError,
-		Action: func(c *cli.Context) error {
+		Action: interruptible(func(c *cli.Context) error {
 			name := c.String("name")
 			if p != nil {
 				name = p.name(c)
 			}
 			return runDoctor(c, name)
-		},
+		}),
 	}
 }
 
@@ -97,12 +97,17 @@ func runDoctor(c *cli.Context, name string) error {
 	if err != nil {
 		return err
 	}
+	gemini := sync.OnceValue(func() string { return geminiUntrusted(env.ProjectDir) })
 	var rows []*checked
 	for _, r := range regs {
 		row := &checked{Client: r.client, Scope: r.scope, File: r.file, Server: r.Entry}
 		switch why := r.NotStdio(); {
 		case why != "":
 			row.Status, row.Reason = "skipped", why
+		case r.client == "gemini" && gemini() != "":
+			// Gemini CLI starts no server, not even a user one, in a folder
+			// it does not trust.
+			row.Status, row.Reason = "skipped", gemini()
 		case r.scope == installer.ScopeProject && !r.Recorded && !named && !c.Bool("project-servers"):
 			// A file that came with the project, such as a clone.
 			row.Status, row.Reason, row.untrusted = "skipped", untrusted, true
@@ -113,7 +118,19 @@ func runDoctor(c *cli.Context, name string) error {
 	probeAll(c.Context, rows, env.ProjectDir, timeout, c.Int("parallel"))
 	failed, skipped := 0, 0
 	for _, r := range rows {
+		// What looks secret is hidden wherever it shows: in the arguments,
+		// and in the server's stderr, which often echoes them.
+		sec := entrySecrets(r.Server)
+		r.Stderr, r.Detail = hideAll(r.Stderr, sec), hideAll(r.Detail, sec)
+		for i := range r.Warnings {
+			r.Warnings[i] = hideAll(r.Warnings[i], sec)
+		}
+		r.Server.Args = slices.Clone(r.Server.Args)
+		for i := range r.Server.Args {
+			r.Server.Args[i] = hideAll(r.Server.Args[i], sec)
+		}
 		r.Server.Env = masked(r.Server.Env) // as list shows them
+		r.Server.Headers = masked(r.Server.Headers)
 		switch r.Status {
 		case "failed":
 			failed++

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -96,19 +97,21 @@ func Register(c *cli.Context, e installer.Entry, replace func(old installer.Entr
 
 // Check starts e as its client would and as doctor does (in dir, within
 // timeout): it must answer the MCP handshake and tools/list. It returns a
-// summary such as "rigor 1.0.0, protocol 2025-11-25, 7 tools", or an
-// error that says what went wrong, with the end of the server's stderr
-// (but not the command, whose arguments may hold a secret).
-func Check(ctx context.Context, e installer.Entry, dir string, timeout time.Duration) (string, error) {
+// summary such as "rigor 1.0.0, protocol 2025-11-25, 7 tools" and what
+// the server logged at level WARN (mcpship serve: a program its tools run
+// that is not on PATH), or an error that says what went wrong, with the
+// end of the server's stderr (but not the command, whose arguments may
+// hold a secret).
+func Check(ctx context.Context, e installer.Entry, dir string, timeout time.Duration) (summary string, warnings []string, err error) {
 	h := probe(ctx, e, dir, timeout)
 	if h.OK {
-		return fmt.Sprintf("%s %s, protocol %s, %s", h.ServerName, h.ServerVersion, h.ProtocolVersion, plural(h.Tools, "tool")), nil
+		return fmt.Sprintf("%s %s, protocol %s, %s", h.ServerName, h.ServerVersion, h.ProtocolVersion, plural(h.Tools, "tool")), h.Warnings, nil
 	}
 	msg := fmt.Sprintf("the server did not pass the handshake check: %s: %s", h.Problem, h.Detail)
 	if h.Stderr != "" {
 		msg += "\n  stderr: " + strings.Join(lastLines(h.Stderr, 5), "\n  stderr: ")
 	}
-	return "", errors.New(msg)
+	return "", nil, errors.New(msg)
 }
 
 // A Use is an entry of a config file.
@@ -169,8 +172,11 @@ func offerPurge(c *cli.Context, name string) error {
 		return nil // no install to offer
 	}
 	r, err := installed.Load(root, name)
-	if err != nil || r == nil {
+	if err != nil {
 		return err
+	}
+	if r == nil {
+		return purgeLeftovers(c, root, name)
 	}
 	unlock, err := installed.Lock(root)
 	if err != nil {
@@ -212,6 +218,51 @@ func offerPurge(c *cli.Context, name string) error {
 	}
 	if r.Dir != "" {
 		fmt.Fprintf(c.App.Writer, "deleted %s\n", where)
+	}
+	return nil
+}
+
+// purgeLeftovers deletes, with --purge, what adds of the server name that
+// were stopped left without a record (a folder unpacked, or being
+// unpacked), unless an entry still runs it; without --purge it says how.
+func purgeLeftovers(c *cli.Context, root, name string) error {
+	where := filepath.Join(root, name)
+	if _, err := os.Lstat(where); err != nil || installed.CheckName("server name", name) != nil {
+		return nil // nothing there
+	}
+	if !c.Bool("purge") {
+		fmt.Fprintf(c.App.Writer, "%s holds files of %s but no record of an install (an add that was stopped?); delete them with '%s remove --name %s --purge'\n",
+			where, name, c.App.Name, name)
+		return nil
+	}
+	unlock, err := installed.Lock(root)
+	if err != nil {
+		return fmt.Errorf("locking %s against an add: %w", root, err)
+	}
+	defer unlock()
+	uses, err := Uses(c, func(e installer.Entry) bool { return installed.Uses(where, e.Command, e.Args) })
+	if err != nil {
+		return err
+	}
+	removed, err := installed.Sweep(root, name, func(dir string) bool {
+		return slices.ContainsFunc(uses, func(u Use) bool { return installed.Uses(dir, u.Entry.Command, u.Entry.Args) })
+	})
+	for _, d := range removed {
+		fmt.Fprintf(c.App.Writer, "deleted %s, which an add that was stopped left\n", d)
+	}
+	if err != nil {
+		return fmt.Errorf("deleting what an add that was stopped left in %s: %w", where, err)
+	}
+	if _, serr := os.Lstat(where); serr == nil {
+		var in []string
+		for _, u := range uses {
+			in = append(in, u.Client+" "+u.Scope)
+		}
+		why := "it holds files mcpship did not unpack"
+		if len(in) > 0 {
+			why = "it is still registered with " + strings.Join(in, ", ")
+		}
+		return fmt.Errorf("%s has no record of an install and stays: %s; delete it yourself if it is not wanted", where, why)
 	}
 	return nil
 }

@@ -103,11 +103,19 @@ func listRow(cl *installer.Assistant, s installer.Scope, env installer.Env, stat
 	if !showEnv {
 		for i := range regs {
 			regs[i].Env = masked(regs[i].Env)
+			regs[i].Headers = masked(regs[i].Headers)
 		}
 	}
 	r := listed{Client: cl.Name, Scope: s, File: t.File, Exists: exists, Servers: []listedServer{}}
 	for _, reg := range regs {
-		r.Servers = append(r.Servers, listedServer{Registration: reg, Installed: installedAs(records, reg.Entry)})
+		rec := installedAs(records, reg.Entry)
+		if rec != nil { // a URL's password is never shown
+			shown := *rec
+			shown.Source, shown.URL = installed.Redact(rec.Source), installed.Redact(rec.URL)
+			rec = &shown
+		}
+		reg.URL = installed.Redact(reg.URL)
+		r.Servers = append(r.Servers, listedServer{Registration: reg, Installed: rec})
 	}
 	if err != nil {
 		r.Error = strings.TrimPrefix(explain(t, err).Error(), cl.Name+" "+string(s)+": ")
@@ -156,7 +164,7 @@ func plural(n int, what string) string {
 // spaces or quotes.
 func commandLine(s installer.Entry) string {
 	if s.Command == "" && s.URL != "" {
-		return s.URL // a remote server
+		return installed.Redact(s.URL) // a remote server
 	}
 	words := append([]string{s.Command}, s.Args...)
 	for i, w := range words {

@@ -21,7 +21,8 @@ import (
 // starts and answers an MCP handshake and tools/list.
 type health struct {
 	OK bool `json:"ok"`
-	// Problem is "", "not found", "exited", "timed out" or "protocol error".
+	// Problem is "", "not found", "exited", "timed out", "protocol error"
+	// or "interrupted".
 	Problem         string `json:"problem,omitempty"`
 	Detail          string `json:"detail,omitempty"` // what went wrong, for people
 	Stderr          string `json:"stderr,omitempty"` // the end of the server's stderr on failure
@@ -51,7 +52,7 @@ func handshake(ctx context.Context, s installer.Entry, dir string, timeout time.
 	if s.Command == "" {
 		return health{Problem: "not found", Detail: "the entry has no command, so the client cannot start it"}
 	}
-	c, err := mcp.StartCommand(command(s, dir), &mcp.ClientOptions{
+	c, err := startServer(command(s, dir), &mcp.ClientOptions{
 		Info:             mcp.Implementation{Name: "mcpship-doctor", Version: "1"},
 		TerminateTimeout: time.Second,
 		Strict:           true,
@@ -59,10 +60,11 @@ func handshake(ctx context.Context, s installer.Entry, dir string, timeout time.
 	if err != nil {
 		return health{Problem: "not found", Detail: notStarted(s.Command, err, " the assistant uses")}
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	defer func() {
-		exitErr := c.Close()
+		exitErr := c.stop(parent)
 		if h.OK {
 			h.Warnings = warnings(c.Stderr())
 		} else {
@@ -73,6 +75,9 @@ func handshake(ctx context.Context, s installer.Entry, dir string, timeout time.
 		}
 	}()
 	fail := func(step string, err error) health {
+		if parent.Err() != nil { // interrupted, not the server's doing
+			return health{Problem: "interrupted", Detail: fmt.Sprintf("stopped while waiting for the answer to %s", step)}
+		}
 		problem, detail := failure(step, err, timeout)
 		return health{Problem: problem, Detail: detail}
 	}
@@ -87,6 +92,38 @@ func handshake(ctx context.Context, s installer.Entry, dir string, timeout time.
 	return health{OK: true, ProtocolVersion: init.ProtocolVersion, ServerName: init.ServerInfo.Name,
 		ServerVersion: init.ServerInfo.Version, Tools: len(tools)}
 }
+
+// A started is a server that doctor, tools, call or add's check started.
+type started struct {
+	*mcp.Client
+	cmd *exec.Cmd
+}
+
+// startServer starts cmd as an MCP server, in a process group of its own.
+func startServer(cmd *exec.Cmd, opts *mcp.ClientOptions) (*started, error) {
+	ownGroup(cmd)
+	c, err := mcp.StartCommand(cmd, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &started{Client: c, cmd: cmd}, nil
+}
+
+// stop stops the server as its client would (its input closed, then
+// SIGTERM, then SIGKILL), then kills what it left running in its group,
+// such as a child holding its output. Once ctx has ended (an interrupt),
+// it kills the group first. It returns the server's exit error.
+func (s *started) stop(ctx context.Context) error {
+	if ctx.Err() != nil {
+		killGroup(s.cmd)
+	}
+	err := s.Client.Close()
+	killGroup(s.cmd)
+	return err
+}
+
+// Close stops the server and what it left running.
+func (s *started) Close() error { return s.stop(context.Background()) }
 
 // command returns the command that starts s as its client would: its
 // command and arguments, its environment on top of this process's, in its

@@ -108,3 +108,44 @@ func sortedKeys(m map[string]string) []string {
 func isRef(value string) bool {
 	return strings.Contains(value, "${") || strings.Contains(value, "{env:") || strings.HasPrefix(value, "$")
 }
+
+// entrySecrets returns the values of e that look like secrets (see
+// [looksSecret]): of its environment variables, its arguments (a flag's
+// value, --key=VALUE or --key VALUE) and its headers. What doctor, tools
+// and call print of a server (its command line, its stderr, which often
+// echoes them) has them hidden.
+func entrySecrets(e installer.Entry) []string {
+	var out []string
+	for k, v := range e.Env {
+		if looksSecret(k, v) {
+			out = append(out, v)
+		}
+	}
+	for k, v := range e.Headers {
+		if looksSecret(k, v) || strings.EqualFold(k, "Authorization") && v != "" && !isRef(v) {
+			out = append(out, v)
+		}
+	}
+	for i, a := range e.Args {
+		name, value, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !ok || !strings.HasPrefix(a, "-") {
+			name, value = "", a
+			if i > 0 && strings.HasPrefix(e.Args[i-1], "-") {
+				name = strings.TrimLeft(e.Args[i-1], "-")
+			}
+		}
+		if looksSecret(name, value) {
+			out = append(out, value)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) }) // the longest first
+	return out
+}
+
+// hideAll replaces each of secrets in text with <hidden>.
+func hideAll(text string, secrets []string) string {
+	for _, s := range secrets {
+		text = strings.ReplaceAll(text, s, hidden)
+	}
+	return text
+}

@@ -33,7 +33,7 @@ func Tools() *cli.Command {
 			"Exits 1 when the server cannot be started or does not answer, 64 on a usage error.",
 		Flags:        serverFlags(),
 		OnUsageError: onUsageError,
-		Action:       runTools,
+		Action:       interruptible(runTools),
 	}
 }
 
@@ -53,7 +53,7 @@ func Call() *cli.Command {
 			"usage error: a tool the server does not have, arguments that are not a JSON object.",
 		Flags:        serverFlags(),
 		OnUsageError: onUsageError,
-		Action:       runCall,
+		Action:       interruptible(runCall),
 	}
 }
 
@@ -270,10 +270,11 @@ func progress(params json.RawMessage) string {
 
 // server is a server that tools or call started, after the handshake.
 type server struct {
-	*mcp.Client
+	*started
 	init    *mcp.InitializeResult
 	what    string // the server for people: its registered name, or its command line
 	timeout time.Duration
+	secrets []string // what its messages hide (entrySecrets)
 }
 
 // start starts the server that argv (a command after "--") or --name
@@ -283,7 +284,8 @@ func start(ctx context.Context, c *cli.Context, argv []string) (*server, error) 
 	if err != nil {
 		return nil, err
 	}
-	what := commandLine(e)
+	secrets := entrySecrets(e)
+	what := hideAll(commandLine(e), secrets)
 	if len(argv) == 0 {
 		what = fmt.Sprintf("server %q", e.Name)
 	}
@@ -291,7 +293,7 @@ func start(ctx context.Context, c *cli.Context, argv []string) (*server, error) 
 	if c.Bool("show-stderr") {
 		cmd.Stderr = c.App.ErrWriter
 	}
-	mc, err := mcp.StartCommand(cmd, &mcp.ClientOptions{
+	mc, err := startServer(cmd, &mcp.ClientOptions{
 		Info:             mcp.Implementation{Name: c.App.Name, Version: c.App.Version},
 		TerminateTimeout: time.Second,
 		Strict:           true,
@@ -307,7 +309,7 @@ func start(ctx context.Context, c *cli.Context, argv []string) (*server, error) 
 		}
 		return nil, fmt.Errorf("%s: not found: %s", what, notStarted(e.Command, err, " the assistant uses"))
 	}
-	s := &server{Client: mc, what: what, timeout: c.Duration("timeout")}
+	s := &server{started: mc, what: what, timeout: c.Duration("timeout"), secrets: secrets}
 	if s.init, err = mc.Initialize(ctx, ""); err != nil {
 		return nil, s.fail("initialize", err)
 	}
@@ -440,5 +442,5 @@ func (s *server) fail(step string, err error) error {
 	if tail := strings.TrimSpace(s.Stderr()); tail != "" {
 		msg += "\nthe end of its standard error:\n    " + strings.Join(lastLines(tail, 10), "\n    ")
 	}
-	return errors.New(msg)
+	return errors.New(hideAll(msg, s.secrets))
 }

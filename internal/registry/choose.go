@@ -7,8 +7,11 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcpship/mcpship/installer"
 )
@@ -53,6 +56,10 @@ func (s *Server) Choose(goos, goarch string, have func(launcher string) bool) (*
 				score++
 			}
 		case "npm", "pypi", "oci":
+			if err := p.check(); err != nil {
+				why = append(why, err.Error())
+				continue
+			}
 			l := Launchers[p.RegistryType]
 			if !have(l) {
 				why = append(why, fmt.Sprintf("%s %s: it runs with %s, which is not installed", p.RegistryType, p.Identifier, l))
@@ -73,7 +80,48 @@ func (s *Server) Choose(goos, goarch string, have func(launcher string) bool) (*
 	if len(why) == 0 {
 		why = append(why, "its description lists no package")
 	}
-	return nil, fmt.Errorf("no package of %s %s can be installed here:\n  %s", s.Name, s.Version, strings.Join(why, "\n  "))
+	return nil, fmt.Errorf("no package of %s %s can be installed here:\n  %s", s.Name, s.Version, strings.Join(Some(why, maxReasons), "\n  "))
+}
+
+// maxReasons is how many packages passed over an error names.
+const maxReasons = 10
+
+// Some returns at most max of items, each cut to 200 bytes and with its
+// control characters escaped, then how many more there are: an error
+// that lists what a registry's answer holds stays short however long the
+// answer.
+func Some(items []string, max int) []string {
+	out := make([]string, 0, min(len(items), max+1))
+	for i, it := range items {
+		if i == max {
+			out = append(out, fmt.Sprintf("... and %d more", len(items)-max))
+			break
+		}
+		out = append(out, Printable(it, 200))
+	}
+	return out
+}
+
+// cut returns s cut to max bytes, for a message that quotes it with %q.
+func cut(s string, max int) string {
+	if len(s) > max {
+		return s[:max] + "..."
+	}
+	return s
+}
+
+// Printable returns s, from a registry, fit to print: its control
+// characters escaped (a registry cannot move the cursor or start a line
+// of its own), and cut to max bytes with "...".
+func Printable(s string, max int) string {
+	if len(s) > max {
+		s = s[:max] + "..."
+	}
+	if !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) || r == utf8.RuneError }) {
+		return s
+	}
+	q := strconv.QuoteToGraphic(s)
+	return q[1 : len(q)-1]
 }
 
 var (
@@ -154,6 +202,9 @@ func (p *Package) Launch(values map[string]string) (*Launch, error) {
 	if launcher == "" {
 		return nil, fmt.Errorf("mcpship does not start %s packages", p.RegistryType)
 	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
 	if p.RuntimeHint != "" && p.RuntimeHint != launcher {
 		return nil, fmt.Errorf("the %s package %s asks for the runtime %q; mcpship starts %s packages with %s only", p.RegistryType, p.Identifier, p.RuntimeHint, p.RegistryType, launcher)
 	}
@@ -218,11 +269,50 @@ func (p *Package) Launch(values map[string]string) (*Launch, error) {
 	return l, nil
 }
 
+// Each registry's package names and versions, as they may be written;
+// none starts with "-", which a launcher would take for an option.
+var (
+	identifierRE = map[string]*regexp.Regexp{
+		"npm":  regexp.MustCompile(`^(@[A-Za-z0-9~][A-Za-z0-9._~-]*/)?[A-Za-z0-9~][A-Za-z0-9._~-]{0,213}$`),
+		"pypi": regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]{0,198}[A-Za-z0-9])?$`),
+		"oci":  regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/:@+-]{0,499}$`),
+	}
+	versionRE = regexp.MustCompile(`^[A-Za-z0-9^~<>=*!][A-Za-z0-9.+_~^<>=*!:-]{0,127}$`)
+	envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,254}$`)
+)
+
+// check refuses a package of npm, PyPI or OCI whose identifier, version
+// or environment variables are not what their registry allows: a value
+// from the registry is checked as a value a user typed would be.
+func (p *Package) check() error {
+	what := fmt.Sprintf("%s %s", p.RegistryType, Printable(p.Identifier, 100))
+	if re := identifierRE[p.RegistryType]; re != nil && !re.MatchString(p.Identifier) {
+		return fmt.Errorf("%s: the identifier is not a %s package name; refusing it", what, p.RegistryType)
+	}
+	if p.Version != "" && !versionRE.MatchString(p.Version) {
+		return fmt.Errorf("%s: the version %q is not a version; refusing it", what, cut(p.Version, 100))
+	}
+	for _, v := range p.EnvironmentVariables {
+		if !envNameRE.MatchString(v.Name) {
+			return fmt.Errorf("%s: %q cannot name an environment variable (letters, digits and _, not starting with a digit); refusing it", what, cut(v.Name, 100))
+		}
+	}
+	for _, a := range slices.Concat(p.RuntimeArguments, p.PackageArguments) {
+		if a.Type == "named" && !strings.HasPrefix(a.Name, "-") {
+			return fmt.Errorf("%s: the named argument %q does not start with '-'; refusing it", what, cut(a.Name, 100))
+		}
+	}
+	return nil
+}
+
+// headerNameRE matches an HTTP header name, a token (RFC 9110).
+var headerNameRE = regexp.MustCompile("^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,256}$")
+
 // A MissingError lists required inputs that have no value.
 type MissingError struct{ Keys []string }
 
 func (e *MissingError) Error() string {
-	return "no value for the required input " + strings.Join(e.Keys, ", ")
+	return "no value for the required input " + strings.Join(Some(e.Keys, maxReasons), ", ")
 }
 
 // resolve returns the value of the input key: its fixed value, else the
@@ -306,6 +396,11 @@ func (t *Transport) Needs() []Need {
 // without a value takes its default. A required input with neither is a
 // [*MissingError]. The URL must be https (or http on a loopback address).
 func (t *Transport) Endpoint(values map[string]string) (string, map[string]string, error) {
+	for _, h := range t.Headers {
+		if !headerNameRE.MatchString(h.Name) {
+			return "", nil, fmt.Errorf("the remote server's header %q is not an HTTP header name; refusing it", cut(h.Name, 100))
+		}
+	}
 	var missing []string
 	value := func(key string, in Input) string {
 		v, ok := resolve(key, in, values)
@@ -329,6 +424,11 @@ func (t *Transport) Endpoint(values map[string]string) (string, map[string]strin
 	}
 	if len(missing) > 0 {
 		return "", nil, &MissingError{Keys: missing}
+	}
+	for k, v := range headers {
+		if strings.ContainsFunc(v, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }) {
+			return "", nil, fmt.Errorf("the value of the remote server's header %s has a control character (such as a line break), which HTTP does not allow; refusing it", k)
+		}
 	}
 	pu, err := url.Parse(u)
 	if err != nil || pu.Host == "" || (pu.Scheme != "https" && !(pu.Scheme == "http" && installer.Loopback(pu.Hostname()))) {
