@@ -5,8 +5,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -97,6 +99,14 @@ func serve(c *cli.Context) error {
 	logger.Info("serving", "transport", "stdio", "tools", len(srv.Tools()), "version", info.Version)
 	// Standard output belongs to the protocol: mcpship is a program, so
 	// a stray print anywhere in the process goes to standard error.
+	// SIGINT and SIGTERM stay caught until the calls' processes are
+	// stopped: ServeStdio stops catching them when it returns, and another
+	// signal while the calls are being stopped (a second Ctrl-C) would end
+	// mcpship with its commands' children still running. The wait is
+	// bounded by the grace periods.
+	caught := make(chan os.Signal, 1)
+	signal.Notify(caught, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(caught)
 	err := srv.ServeStdio(c.Context, &mcp.StdioOptions{Stdin: c.App.Reader, Stdout: c.App.Writer, RedirectStdout: true})
 	for _, m := range ms {
 		m.Wait() // cancelled calls stop their process groups first
