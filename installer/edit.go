@@ -71,6 +71,12 @@ func (t *Target) edit(o Options, name string, f func(d document, real string) (p
 		ch, err = t.editOnce(o, name, real, f)
 		return err
 	})
+	var fe *FileError
+	if errors.As(err, &fe) {
+		// Advise restore only when there is something to restore.
+		backups, berr := t.Backups(o.StateDir)
+		fe.noBackup = berr == nil && len(backups) == 0
+	}
 	return ch, err
 }
 

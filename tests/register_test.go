@@ -277,3 +277,38 @@ func TestHostExitCodes(t *testing.T) {
 		t.Errorf("goapp init into a broken file: %v, want exit status 1 and a goapp: message\n%s", err, out)
 	}
 }
+
+// TestBrokenFileAdvisesRestoreOnlyWithABackup runs init on a
+// ~/.claude.json that does not parse: with no backup of it, the error must
+// not send the user to 'mcpship restore'; once an earlier edit left a
+// backup, it does.
+func TestBrokenFileAdvisesRestoreOnlyWithABackup(t *testing.T) {
+	s := newSandbox(t)
+	file := filepath.Join(s.home, ".claude.json")
+	initArgs := []string{"init", "--client", "claude-code", "--scope", "user", "--name", "demo", "--", "/bin/true"}
+	broken := []byte("{\"projects\": {,}\n")
+	try := func() string {
+		t.Helper()
+		if err := os.WriteFile(file, broken, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, err := s.cmd(initArgs...).CombinedOutput()
+		if err == nil {
+			t.Fatalf("init on a broken file succeeded:\n%s", out)
+		}
+		if got, _ := os.ReadFile(file); string(got) != string(broken) {
+			t.Fatalf("init changed the broken file to:\n%s", got)
+		}
+		return string(out)
+	}
+	if out := try(); strings.Contains(out, "mcpship restore") || !strings.Contains(out, "no backup") {
+		t.Errorf("with no backup, init said:\n%s", out)
+	}
+	if err := os.WriteFile(file, []byte("{\"projects\": {}}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.run(t, initArgs...) // backs the file up
+	if out := try(); !strings.Contains(out, "mcpship restore") {
+		t.Errorf("with a backup, init did not point to 'mcpship restore':\n%s", out)
+	}
+}
