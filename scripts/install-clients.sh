@@ -8,7 +8,8 @@
 # and library (@anthropic-ai/mcpb), which check and launch the bundles of
 # "mcpship pack".
 #
-#   sh scripts/install-clients.sh
+#   sh scripts/install-clients.sh                 # every group
+#   sh scripts/install-clients.sh mcpb conformance  # only these groups
 #
 # The versions are pinned in one place: the package.json and
 # package-lock.json files under tests/realclients/node (the clients),
@@ -140,10 +141,15 @@ main() {
 	registry=$(npm config get registry 2>/dev/null || echo unknown)
 	say "node $(node --version), npm $(npm --version), registry $registry, cache $clients"
 	unreached="" failed="" reason=""
-	install_group npm "$root/tests/realclients/node" || true
-	install_group conformance "$root/tests/realclients/node/conformance" || true
-	install_group conformance-modern "$root/tests/realclients/node/conformance-modern" || true
-	install_group mcpb "$root/tests/realclients/node/mcpb" || true
+	groups=${*:-npm conformance conformance-modern mcpb}
+	for group in $groups; do
+		case $group in
+		npm) src=$root/tests/realclients/node ;;
+		conformance | conformance-modern | mcpb) src=$root/tests/realclients/node/$group ;;
+		*) die "no client group named $group: the groups are npm, conformance, conformance-modern and mcpb" ;;
+		esac
+		install_group "$group" "$src" || true
+	done
 	if [ -n "$failed" ]; then
 		[ -z "$unreached" ] || say "the npm registry ($registry) could not be reached for:$unreached"
 		die "npm install failed for:$failed (npm's output above, each line after the group's name)"
