@@ -118,7 +118,7 @@ func serve(c *cli.Context) error {
 }
 
 // limitMemory sets the runtime's soft memory limit to three times the
-// message cap, unless GOMEMLIMIT sets one. A call at the cap keeps two or
+// message cap (at least 32 MiB), unless GOMEMLIMIT sets one. A call at the cap keeps two or
 // three copies of its message live for a moment (the line read, the
 // arguments, their decoded values, the argument list given to the
 // program), and without a limit the heap grows to twice what was live
@@ -128,7 +128,9 @@ func limitMemory(maxMessageBytes int) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return
 	}
-	debug.SetMemoryLimit(3 * int64(maxMessageBytes))
+	// Never below 32 MiB: with a small cap, a limit under what the
+	// runtime itself holds would have it collect without end.
+	debug.SetMemoryLimit(max(3*int64(maxMessageBytes), 32<<20))
 }
 
 // selfTools are mcpship's own read-only commands, served through the
