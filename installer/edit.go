@@ -71,6 +71,12 @@ func (t *Target) edit(o Options, name string, f func(d document, real string) (p
 		ch, err = t.editOnce(o, name, real, f)
 		return err
 	})
+	var fe *FileError
+	if errors.As(err, &fe) {
+		// Advise restore only when there is something to restore.
+		backups, berr := t.Backups(o.StateDir)
+		fe.noBackup = berr == nil && len(backups) == 0
+	}
 	return ch, err
 }
 
@@ -112,7 +118,7 @@ func (t *Target) editOnce(o Options, name, real string, f func(d document, real 
 			// project entries), keeping what an earlier add may undo.
 			last, ok := lastRecord(o.StateDir, real, t.Container, name)
 			if !ok || last.Action != "add" || last.Sum != p.sum {
-				r := record{Time: o.now().UTC(), File: real, Container: t.Container, Name: name, Command: p.command, Sum: p.sum, Action: "add"}
+				r := record{Time: o.now().UTC(), File: real, Container: t.Container, Name: name, Command: p.command, Sum: p.sum, Action: "add", Wrote: fileSum(data)}
 				if ok && last.Action == "add" {
 					r.Created, r.Empty = last.Created, last.Empty
 				}
@@ -137,11 +143,14 @@ func (t *Target) editOnce(o Options, name, real string, f func(d document, real 
 	if o.DryRun {
 		return ch, nil
 	}
+	_, derr := os.Stat(filepath.Dir(real))
+	newDir := errors.Is(derr, fs.ErrNotExist) // replace creates the folder
 	if ch.Backup, err = t.replace(o, snap, newData); err != nil {
 		return nil, err
 	}
 	{
-		r := record{Time: o.now().UTC(), File: real, Container: t.Container, Name: name, Command: p.command, Sum: p.sum, Created: p.undo.created, Empty: p.undo.empty, Action: "add"}
+		r := record{Time: o.now().UTC(), File: real, Container: t.Container, Name: name, Command: p.command, Sum: p.sum, Created: p.undo.created, Empty: p.undo.empty, Action: "add",
+			NewFile: !snap.exists, NewDir: newDir, Wrote: fileSum(newData)}
 		if p.entry == nil {
 			r.Action = "remove"
 		}

@@ -13,6 +13,8 @@ type FileError struct {
 	Line int    // 1-based line of the problem, 0 if unknown
 	Col  int    // 1-based column of the problem, 0 if unknown
 	Msg  string // what is wrong
+
+	noBackup bool // mcpship holds no backup of the file to restore
 }
 
 // Error says where the problem is, what it is, and what to do.
@@ -23,6 +25,9 @@ func (e *FileError) Error() string {
 		if e.Col > 0 {
 			pos = fmt.Sprintf("%s:%d", pos, e.Col)
 		}
+	}
+	if e.noBackup {
+		return fmt.Sprintf("%s: %s; the file was not changed: fix it by hand (mcpship has no backup of it to restore)", pos, e.Msg)
 	}
 	return fmt.Sprintf("%s: %s; the file was not changed: fix it by hand, or run 'mcpship restore' to go back to a backup", pos, e.Msg)
 }

@@ -26,9 +26,72 @@ type record struct {
 	Name      string    `json:"name"`
 	Action    string    `json:"action"` // "add" or "remove"
 	Command   string    `json:"command,omitempty"`
-	Sum       string    `json:"sum,omitempty"`     // Entry.sum of the entry added
-	Created   int       `json:"created,omitempty"` // container keys init created
-	Empty     string    `json:"empty,omitempty"`   // how init found the servers object empty (see undo)
+	Sum       string    `json:"sum,omitempty"`      // Entry.sum of the entry added
+	Created   int       `json:"created,omitempty"`  // container keys init created
+	Empty     string    `json:"empty,omitempty"`    // how init found the servers object empty (see undo)
+	NewFile   bool      `json:"new_file,omitempty"` // the edit created the file
+	NewDir    bool      `json:"new_dir,omitempty"`  // and the folder that holds it
+	Wrote     string    `json:"wrote,omitempty"`    // SHA-256 of the whole file as the edit wrote it
+}
+
+// fileSum is the Wrote of a record: the SHA-256 of a file's bytes.
+func fileSum(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
+// Installed reports whether the assistant seems installed for this
+// target, as Present does, except that a file mcpship itself created (an
+// add for every assistant, say), in a folder it created or in the home or
+// project folder, and that still holds exactly what mcpship last wrote,
+// does not count: it says nothing of the assistant.
+func (t *Target) Installed(env Env, stateDir string) bool {
+	if !t.Present(env) {
+		return false
+	}
+	first, last, ok := t.firstAndLast(stateDir)
+	if !ok || !first.NewFile || last.Wrote == "" {
+		return true
+	}
+	data, err := os.ReadFile(first.File)
+	if err != nil || fileSum(data) != last.Wrote {
+		return true // changed since: by the assistant, or the user
+	}
+	if first.NewDir {
+		return false
+	}
+	// The folder was there before: it counts, unless it is one that
+	// Present does not count (home, project).
+	probe := *t
+	probe.File = filepath.Join(filepath.Dir(t.File), ".mcpship-probe-absent")
+	return probe.Present(env)
+}
+
+// firstAndLast returns the ledger's first and last records of the
+// target's file.
+func (t *Target) firstAndLast(stateDir string) (first, last record, ok bool) {
+	real, err := realPath(t.File)
+	if err != nil {
+		return first, last, false
+	}
+	f, err := os.Open(filepath.Join(stateDir, ledgerName))
+	if err != nil {
+		return first, last, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var r record
+		if json.Unmarshal(sc.Bytes(), &r) != nil || r.File != real {
+			continue
+		}
+		if !ok {
+			first, ok = r, true
+		}
+		last = r
+	}
+	return first, last, ok
 }
 
 // sum identifies what starting s runs: its command, arguments,

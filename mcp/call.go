@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -153,6 +154,8 @@ func (ss *session) start(c *call) {
 		c.slot = c.batch.reserve()
 	}
 	ss.inflight[c.req.id.key()] = c
+	c.size = len(c.req.Arguments)
+	ss.held += c.size
 	ss.calls.Add(1) // under mu, so never concurrent with stop's Wait
 	run := ss.running < ss.srv.opts.MaxConcurrentCalls
 	if run {
@@ -210,6 +213,11 @@ func (ss *session) runCall(c *call) {
 		res, rpcErr = nil, nil // nothing more may be sent for this id
 	}
 	ss.answer(c, res, rpcErr)
+	ss.mu.Lock()
+	if ss.held -= c.size; ss.held <= maxHeld {
+		ss.room.Broadcast()
+	}
+	ss.mu.Unlock()
 }
 
 // answer sends a call's result or error, into its batch if it has one.
@@ -316,8 +324,75 @@ func hasText(cs []Content) bool {
 
 // decodeArguments decodes a tool call's arguments into the tree a
 // json.Decoder with UseNumber builds: map[string]any, []any, string,
-// json.Number, bool and nil.
+// json.Number, bool and nil. It decodes the values of the first levels
+// from b in place, as json.Unmarshal reads it, rather than through a
+// Decoder, which copies the whole input into a buffer it grows by
+// doubling: a call as long as the message cap would cost another two or
+// three times its size. Deeper values, and input that is not one JSON
+// value, go through the Decoder (which words the errors).
 func decodeArguments(b []byte) (any, error) {
+	if v, err := decodeInPlace(b, inPlaceDepth); err == nil {
+		return v, nil
+	}
+	return decodeWithDecoder(b)
+}
+
+// inPlaceDepth is how many levels of containers decodeInPlace decodes
+// itself; each level scans its input once more.
+const inPlaceDepth = 3
+
+// decodeInPlace decodes b as decodeArguments does, containers down to
+// depth levels itself and deeper ones with decodeWithDecoder.
+func decodeInPlace(b []byte, depth int) (any, error) {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 {
+		return nil, io.ErrUnexpectedEOF
+	}
+	switch c := b[0]; {
+	case (c == '{' || c == '[') && depth == 0:
+		return decodeWithDecoder(b)
+	case c == '{':
+		var members map[string]rawValue
+		if err := json.Unmarshal(b, &members); err != nil {
+			return nil, err
+		}
+		m := make(map[string]any, len(members))
+		for k, raw := range members {
+			v, err := decodeInPlace(raw, depth-1)
+			if err != nil {
+				return nil, err
+			}
+			m[k] = v
+		}
+		return m, nil
+	case c == '[':
+		var elems []rawValue
+		if err := json.Unmarshal(b, &elems); err != nil {
+			return nil, err
+		}
+		a := make([]any, len(elems))
+		for i, raw := range elems {
+			v, err := decodeInPlace(raw, depth-1)
+			if err != nil {
+				return nil, err
+			}
+			a[i] = v
+		}
+		return a, nil
+	case c == '-' || c >= '0' && c <= '9':
+		var n json.Number
+		err := json.Unmarshal(b, &n)
+		return n, err
+	default: // a string, true, false or null
+		var v any
+		err := json.Unmarshal(b, &v)
+		return v, err
+	}
+}
+
+// decodeWithDecoder decodes b with a json.Decoder that keeps numbers as
+// json.Number, and refuses anything after the value.
+func decodeWithDecoder(b []byte) (any, error) {
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()

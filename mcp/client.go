@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -174,7 +175,7 @@ func (c *Client) readLoop(r io.Reader) {
 			case m.ID != nil:
 				go c.answer(m.ID, m.Method)
 			case c.opts.OnNotification != nil:
-				c.opts.OnNotification(m.Method, m.Params)
+				c.opts.OnNotification(m.Method, bytes.Clone(m.Params))
 			}
 			continue
 		}

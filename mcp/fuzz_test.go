@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,4 +105,27 @@ func messages(line []byte) []wireMessage {
 		}
 	}
 	return ms
+}
+
+// FuzzDecodeArguments checks that decodeArguments, which decodes the
+// first levels in place, builds the same tree as a json.Decoder with
+// UseNumber and fails on the same inputs.
+func FuzzDecodeArguments(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":1,"b":[1,2.5e3,{"c":null}],"d":"x\u00e9"}`, `{"a":{"b":{"c":{"d":{"e":[-0]}}}}}`,
+		`[1,[2,[3,[4,[5]]]]]`, `"s"`, `12345678901234567890`, `{"a":1} x`, `{"a":}`, ` {"a" : true , "a":false} `, ``, `{"a":1}{}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := decodeArguments([]byte(s))
+		want, werr := decodeWithDecoder([]byte(s))
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("decodeArguments(%q) error %v, the Decoder's %v", s, err, werr)
+		}
+		if err != nil {
+			return
+		}
+		if g, w := fmt.Sprintf("%#v", got), fmt.Sprintf("%#v", want); g != w {
+			t.Fatalf("decodeArguments(%q) = %s, the Decoder builds %s", s, g, w)
+		}
+	})
 }

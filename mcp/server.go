@@ -31,8 +31,9 @@ type ServerOptions struct {
 	// answered with an error and skipped. Default [DefaultMaxMessageBytes].
 	MaxMessageBytes int
 	// MaxConcurrentCalls bounds how many tool calls run at once; more wait
-	// their turn without blocking the reading of further messages.
-	// Default 16.
+	// their turn without blocking the reading of further messages, until
+	// the calls not yet answered hold more than 4 MiB of arguments: then
+	// reading waits for one of them to answer. Default 16.
 	MaxConcurrentCalls int
 	// PageSize is the number of tools per tools/list page. Default 0: all
 	// tools on one page, which every client handles.

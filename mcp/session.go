@@ -33,6 +33,8 @@ type session struct {
 	calls    sync.WaitGroup  // calls started and not finished
 	running  int             // goroutines running calls, at most MaxConcurrentCalls
 	waiting  []*call         // calls waiting for one of them, first come first served
+	held     int             // bytes of arguments of the calls not yet answered
+	room     sync.Cond       // signalled when held falls to maxHeld or below, or on stop
 
 	readErr chan error       // how reading ended
 	turn    chan *lineReader // hands the reading to an idle goroutine
@@ -52,6 +54,7 @@ type call struct {
 	modern    bool
 	batch     *batch // the batch it came in, if any
 	slot      int    // the place of its reply in batch
+	size      int    // bytes of arguments it counts in session.held
 	ctx       context.Context
 	cancel    context.CancelFunc
 	cancelled bool // the client cancelled it: send nothing more; under session.mu
@@ -65,6 +68,7 @@ func newSession(s *Server, w io.Writer) *session {
 		readErr:  make(chan error, 1),
 		turn:     make(chan *lineReader),
 	}
+	ss.room.L = &ss.mu
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
 	ss.logLevel = levelOff
 	return ss
@@ -114,10 +118,19 @@ func (ss *session) read(lr *lineReader) {
 	}
 }
 
+// maxHeld is how many bytes of arguments the calls not yet answered (those
+// running and those waiting their turn) may hold before the reader stops
+// reading, as output stops it while the replies not yet written hold
+// maxQueued: a client that sends calls faster than they run slows itself,
+// not the server's memory. One message is always read when nothing is
+// held, so a call as long as MaxMessageBytes still runs.
+const maxHeld = 4 << 20
+
 // readCall reads and dispatches messages until one is a tools/call to run
 // now, and returns it; nil once the input ends or the session stops.
 func (ss *session) readCall(lr *lineReader) *call {
 	for {
+		ss.waitForRoom()
 		line, tooLong, err := lr.next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
@@ -145,11 +158,27 @@ func (ss *session) readCall(lr *lineReader) *call {
 		} else {
 			ss.handle(line)
 		}
+		lr.release()
 		ss.out.hold(lr.more())
 		if c := ss.next; c != nil {
 			ss.next = nil
 			return c
 		}
+	}
+}
+
+// waitForRoom waits while the calls not yet answered hold more than
+// maxHeld bytes of arguments and the session is not stopping. Replies
+// queued meanwhile are not held for the next message.
+func (ss *session) waitForRoom() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.held <= maxHeld || ss.stopping {
+		return
+	}
+	ss.out.hold(false)
+	for ss.held > maxHeld && !ss.stopping {
+		ss.room.Wait()
 	}
 }
 
@@ -160,6 +189,7 @@ func (ss *session) readCall(lr *lineReader) *call {
 func (ss *session) stop(timeout time.Duration) error {
 	ss.mu.Lock()
 	ss.stopping = true
+	ss.room.Broadcast()
 	ss.mu.Unlock()
 	ss.out.hold(false)
 	bound, cancel := context.WithTimeout(context.Background(), timeout)
@@ -350,7 +380,7 @@ func (ss *session) dispatch(m *message) {
 		ss.reply(nullID, nil, errorf(CodeInvalidRequest, "invalid request: id must be a string or an integer, got %s", m.ID))
 		return
 	}
-	params := m.Params
+	params := json.RawMessage(m.Params)
 	if len(params) > 0 && string(params) == "null" {
 		params = nil
 	}

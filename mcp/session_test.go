@@ -657,3 +657,67 @@ func TestLineReaderMoreMeansNoWait(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderStopsWhileCallsHoldTooMuch sends calls whose arguments
+// together hold more than maxHeld, to a tool that blocks: the server must
+// stop reading once they do, read nothing more while they run (not even
+// a ping), and read and answer everything once they return.
+func TestReaderStopsWhileCallsHoldTooMuch(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const n = 12
+		size := maxHeld / 4
+		srv := NewServer(Implementation{Name: "t", Version: "0"}, &ServerOptions{MaxConcurrentCalls: n})
+		release := make(chan struct{})
+		var started atomic.Int64
+		if err := srv.AddTool(Tool{Name: "hold", InputSchema: ObjectSchema(map[string]any{"text": map[string]any{"type": "string"}})},
+			func(ctx context.Context, req *CallRequest) (*CallToolResult, error) {
+				started.Add(1)
+				<-release
+				return TextResult("held"), nil
+			}); err != nil {
+			t.Fatal(err)
+		}
+		p := servePipes(context.Background(), srv)
+		r := bufio.NewReader(p.outR)
+		p.send(t, initLine)
+		r.ReadString('\n')
+		text := strings.Repeat("x", size)
+		args := len(`{"text":""}`) + size
+		var sent atomic.Int64
+		go func() {
+			for i := range n {
+				if _, err := fmt.Fprintf(p.inW, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hold","arguments":{"text":%q}}}`+"\n", i+1, text); err != nil {
+					return
+				}
+				sent.Add(1)
+			}
+			io.WriteString(p.inW, `{"jsonrpc":"2.0","id":"ping","method":"ping"}`+"\n")
+			p.inW.Close()
+		}()
+		synctest.Wait() // the calls block, and so does the writer
+		got := int(started.Load())
+		if got*args <= maxHeld || (got-1)*args > maxHeld {
+			t.Fatalf("%d calls of %d bytes of arguments were read before the server stopped reading, want the first that hold more than %d bytes", got, args, maxHeld)
+		}
+		if int(sent.Load()) != got {
+			t.Fatalf("%d calls were read and %d started", sent.Load(), got)
+		}
+		close(release)
+		ids := map[string]bool{}
+		for range n + 1 {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatalf("after %d replies: %v", len(ids), err)
+			}
+			var m struct{ ID json.RawMessage }
+			json.Unmarshal([]byte(line), &m)
+			ids[string(m.ID)] = true
+		}
+		if len(ids) != n+1 || !ids[`"ping"`] {
+			t.Fatalf("replies to %d requests (%v), want %d and the ping", len(ids), ids, n)
+		}
+		if err := <-p.served; err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -55,10 +55,17 @@ func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
 // next skips: nothing but white space.
 func blank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
 
-func (lr *lineReader) read() ([]byte, bool, error) {
+// release lets go of the last line, when it was a huge one: the reader
+// may wait before it reads the next (see session.waitForRoom), and the
+// call it read has its own copy.
+func (lr *lineReader) release() {
 	if cap(lr.buf) > 1<<20 {
-		lr.buf = nil // do not keep a huge buffer alive after a huge message
+		lr.buf = nil
 	}
+}
+
+func (lr *lineReader) read() ([]byte, bool, error) {
+	lr.release()
 	lr.buf = lr.buf[:0]
 	tooLong := false
 	for {
@@ -72,7 +79,7 @@ func (lr *lineReader) read() ([]byte, bool, error) {
 			return chunk, false, nil
 		}
 		if !tooLong {
-			lr.buf = append(lr.buf, chunk...)
+			lr.buf = appendDoubling(lr.buf, chunk, lr.max+2)
 			// Allow for the terminator, which is not part of the message.
 			if len(lr.buf) > lr.max+2 {
 				tooLong = true
@@ -96,6 +103,19 @@ func (lr *lineReader) read() ([]byte, bool, error) {
 			return nil, false, err
 		}
 	}
+}
+
+// appendDoubling appends chunk to buf, doubling its capacity when it must
+// grow, but not past limit unless chunk needs it: append grows a large
+// slice by about a quarter, which copies a 16 MiB line some twenty times
+// on its way in, and may leave it twice the room it needs.
+func appendDoubling(buf, chunk []byte, limit int) []byte {
+	if need := len(buf) + len(chunk); need > cap(buf) {
+		grown := make([]byte, len(buf), max(min(2*cap(buf), limit), need))
+		copy(grown, buf)
+		buf = grown
+	}
+	return append(buf, chunk...)
 }
 
 // more reports whether another whole line that is not blank is buffered,

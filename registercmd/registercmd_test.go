@@ -63,6 +63,13 @@ func TestHostInit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("init: %v\n%s", err, out)
 	}
+	// run gathers stderr too: the warning that the project file gets this
+	// test binary's absolute path comes before the JSON.
+	warning, out, _ := strings.Cut(out, "\n[")
+	out = "[" + out
+	if !strings.Contains(warning, "is an absolute path on this machine") {
+		t.Errorf("init of the absolute path %s into a project file did not warn: %q", exe, warning)
+	}
 	var changes []installer.Change
 	if err := json.Unmarshal([]byte(out), &changes); err != nil || len(changes) != 1 || changes[0].Action != "added" || changes[0].Name != "demo" {
 		t.Fatalf("init printed %s (%v), want one added change for demo", out, err)

@@ -8,20 +8,25 @@
 # and library (@anthropic-ai/mcpb), which check and launch the bundles of
 # "mcpship pack".
 #
-#   sh scripts/install-clients.sh
+#   sh scripts/install-clients.sh                 # every group
+#   sh scripts/install-clients.sh mcpb conformance  # only these groups
 #
 # The versions are pinned in one place: the package.json and
 # package-lock.json files under tests/realclients/node (the clients),
 # tests/realclients/node/conformance (the suite) and
 # tests/realclients/node/conformance-modern (its prerelease),
 # tests/realclients/node/mcpb (the bundle tools). Each group is installed
-# with "npm install" (which follows the lock file) into $MCPSHIP_CACHE/clients/<group> (default
-# ~/.cache/mcpship/clients), where the tests look for it.
+# with "npm install" (which follows the lock file), run in
+# $MCPSHIP_CACHE/clients/<group> (default ~/.cache/mcpship/clients), where the
+# tests look for it. npm runs there with the user's own configuration: not
+# with --prefix, which would also move npm's global config file
+# ($PREFIX/etc/npmrc) and so lose a registry, proxy or CA set in it.
 #
 # The script is idempotent: a group whose lock file has not changed since
-# its last complete install is left alone. It exits 0 with a "SKIPPED:"
-# line only when the npm registry cannot be reached (or npm is missing), so
-# that the tests skip; any other failure exits 1.
+# its last complete install is left alone. Every group is tried, whatever
+# became of the ones before. It exits 0 with one "SKIPPED:" line when the
+# npm registry cannot be reached (or npm is missing), so that the tests
+# skip; any other failure exits 1, after the other groups were tried.
 set -eu
 
 say() { printf 'install-clients: %s\n' "$*" >&2; }
@@ -52,7 +57,8 @@ stamp() {
 }
 
 # install_group NAME SRC installs the packages pinned in SRC into
-# $clients/NAME.
+# $clients/NAME. When npm fails it prints npm's output, adds NAME to
+# $unreached (the registry could not be reached) or $failed, and returns 1.
 install_group() {
 	name=$1 src=$2 dest=$clients/$1
 	want=$(stamp "$src")
@@ -69,15 +75,20 @@ install_group() {
 	# (napi-windows-process-start-time) that the registry does not have, and
 	# "npm ci" refuses that. "npm install" with the lock file installs the
 	# same locked versions; check_pinned verifies the direct ones after.
-	# CI=true and no stdin keep every package non-interactive.
-	if ! CI=true npm install --prefix "$dest" --no-audit --no-fund --loglevel=warn \
+	# CI=true and no stdin keep every package non-interactive. Run in $dest,
+	# which holds the package.json, rather than with --prefix (see the top).
+	if ! (cd "$dest" && CI=true npm install --no-audit --no-fund --loglevel=warn \
 		--fetch-retries=2 --fetch-retry-mintimeout=2000 --fetch-retry-maxtimeout=10000 \
-		</dev/null >"$log" 2>&1; then
-		cat "$log" >&2
+		</dev/null) >"$log" 2>&1; then
+		sed "s/^/  $name: /" "$log" >&2
 		if unreachable "$log"; then
-			skipped "the $name client group" "the npm registry ($(npm config get registry 2>/dev/null)) cannot be reached ($(grep -m1 -o 'reason: .*\|code E[A-Z_]*' "$log"))"
+			unreached="$unreached $name"
+			why=$(grep -m1 -o 'reason: .*\|code E[A-Z_]*' "$log" || true)
+			[ -n "$reason" ] || reason=$why
+		else
+			failed="$failed $name"
 		fi
-		die "npm install for $name failed (output above)"
+		return 1
 	fi
 	grep -v 'EBADENGINE\|allowScripts\|^npm warn *$' "$log" >&2 || true
 	check_pinned "$dest"
@@ -122,16 +133,30 @@ main() {
 	cache=${MCPSHIP_CACHE:-${HOME:?HOME is not set; set HOME or MCPSHIP_CACHE}/.cache/mcpship}
 	clients=$cache/clients
 	if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-		skipped "every real client" "node and npm are not on PATH (install Node.js 20 or later with npm)"
+		skipped "every real client" "node and npm are not on PATH (install Node.js 20 or later with npm; see the README for what Node 20 warns)"
 	fi
 	log=$(mktemp) || die "cannot create a temporary file; check TMPDIR"
 	trap 'rm -f "$log"' EXIT
 	all=$(date +%s)
-	say "node $(node --version), npm $(npm --version), cache $clients"
-	install_group npm "$root/tests/realclients/node"
-	install_group conformance "$root/tests/realclients/node/conformance"
-	install_group conformance-modern "$root/tests/realclients/node/conformance-modern"
-	install_group mcpb "$root/tests/realclients/node/mcpb"
+	registry=$(npm config get registry 2>/dev/null || echo unknown)
+	say "node $(node --version), npm $(npm --version), registry $registry, cache $clients"
+	unreached="" failed="" reason=""
+	groups=${*:-npm conformance conformance-modern mcpb}
+	for group in $groups; do
+		case $group in
+		npm) src=$root/tests/realclients/node ;;
+		conformance | conformance-modern | mcpb) src=$root/tests/realclients/node/$group ;;
+		*) die "no client group named $group: the groups are npm, conformance, conformance-modern and mcpb" ;;
+		esac
+		install_group "$group" "$src" || true
+	done
+	if [ -n "$failed" ]; then
+		[ -z "$unreached" ] || say "the npm registry ($registry) could not be reached for:$unreached"
+		die "npm install failed for:$failed (npm's output above, each line after the group's name)"
+	fi
+	if [ -n "$unreached" ]; then
+		skipped "the client groups$unreached" "the npm registry ($registry) cannot be reached${reason:+ ($reason)}"
+	fi
 	say "all clients ready in $(elapsed "$all"); tests find them in $clients"
 }
 

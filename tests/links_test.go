@@ -103,3 +103,36 @@ func TestLinksInstallWhatInitRegisters(t *testing.T) {
 		t.Errorf("checked %d links, want %d: %+v", checked, len(want), got.Links)
 	}
 }
+
+// TestLinksWarnOfALocalManifestPath runs "mcpship links" without
+// --manifest-path: the links then carry the manifest's absolute path on
+// this machine, and links must say so on stderr, keeping stdout the
+// Markdown; with --manifest-path it says nothing.
+func TestLinksWarnOfALocalManifestPath(t *testing.T) {
+	manifest, err := filepath.Abs("../examples/rigor/mcpship.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		warn bool
+	}{
+		{[]string{"links", "--manifest", manifest, "--name", "rigor"}, true},
+		{[]string{"links", "--manifest", manifest, "--name", "rigor", "--manifest-path", "/opt/rigor/mcpship.json"}, false},
+	} {
+		cmd := exec.Command(binPath, c.args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("mcpship %q: %v\n%s", c.args, err, stderr.Bytes())
+		}
+		warned := bytes.Contains(stderr.Bytes(), []byte("warning: every link and command runs the manifest at "+manifest))
+		if warned != c.warn {
+			t.Errorf("mcpship %q: warned %v, want %v; stderr:\n%s", c.args, warned, c.warn, stderr.Bytes())
+		}
+		if bytes.Contains(out, []byte("warning")) {
+			t.Errorf("mcpship %q: the warning went to stdout, which goes into a README:\n%s", c.args, out)
+		}
+	}
+}

@@ -217,3 +217,73 @@ func TestKilledServerKillsItsCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestNoOrphanCaughtInExec runs, many times, a command that leaves behind
+// a child in a session of its own that execs itself over and over. While
+// a process is in execve its environment reads empty, so the marker that
+// the sweep looks for does not show for a moment: the sweep must look
+// again rather than take it for a process of no call's.
+func TestNoOrphanCaughtInExec(t *testing.T) {
+	c := serve(t, "--manifest", standinManifest)
+	for i := range 30 {
+		pidfile := filepath.Join(t.TempDir(), "pids")
+		ok(t, callTool(t, c, "slow", map[string]any{"words": []string{"reexec", pidfile}}))
+		pids := readPids(t, pidfile, 2)
+		if alive, state := alive(pids[1]); alive {
+			_ = syscall.Kill(pids[1], syscall.SIGKILL)
+			t.Fatalf("call %d: the child that execs itself, %d, still runs after the call (%s)", i+1, pids[1], state)
+		}
+		wantReaped(t, pids)
+	}
+}
+
+// TestSecondSignalWhileStoppingCalls sends SIGTERM to mcpship while a
+// call runs whose grandchild ignores SIGTERM, and once the call's leader
+// has been stopped and mcpship waits to SIGKILL the grandchild, SIGTERM
+// again (a second Ctrl-C): mcpship must still stop the grandchild before
+// it exits, not die of the second signal and leave it running.
+func TestSecondSignalWhileStoppingCalls(t *testing.T) {
+	t.Parallel() // slow: it waits out the shutdown grace periods
+	cmd := exec.Command(binPath, "serve", "--manifest", standinManifest)
+	cmd.Env = append(os.Environ(), "PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	c, err := mcp.StartCommand(cmd, &mcp.ClientOptions{TerminateTimeout: 15 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Initialize(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	go func() {
+		_, _ = c.CallTool(context.Background(), "slow", map[string]any{"words": []string{"sleep", pidfile, "stubborn"}})
+	}()
+	pids := readPids(t, pidfile, 3) // leader, child, stubborn grandchild
+	defer func() {
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		leader, _ := alive(pids[0])
+		child, _ := alive(pids[1])
+		if !leader && !child {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the call's leader and child still run 10s after SIGTERM")
+		}
+	}
+	if ok, state := alive(pids[2]); !ok {
+		t.Fatalf("the stubborn grandchild is gone (%s) before mcpship's grace period ended", state)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Close()
+	if ok, state := alive(pids[2]); ok {
+		t.Errorf("the stubborn grandchild %d still runs (%s) after mcpship exited on a second SIGTERM", pids[2], state)
+	}
+}

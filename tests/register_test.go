@@ -277,3 +277,109 @@ func TestHostExitCodes(t *testing.T) {
 		t.Errorf("goapp init into a broken file: %v, want exit status 1 and a goapp: message\n%s", err, out)
 	}
 }
+
+// TestBrokenFileAdvisesRestoreOnlyWithABackup runs init on a
+// ~/.claude.json that does not parse: with no backup of it, the error must
+// not send the user to 'mcpship restore'; once an earlier edit left a
+// backup, it does.
+func TestBrokenFileAdvisesRestoreOnlyWithABackup(t *testing.T) {
+	s := newSandbox(t)
+	file := filepath.Join(s.home, ".claude.json")
+	initArgs := []string{"init", "--client", "claude-code", "--scope", "user", "--name", "demo", "--", "/bin/true"}
+	broken := []byte("{\"projects\": {,}\n")
+	try := func() string {
+		t.Helper()
+		if err := os.WriteFile(file, broken, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, err := s.cmd(initArgs...).CombinedOutput()
+		if err == nil {
+			t.Fatalf("init on a broken file succeeded:\n%s", out)
+		}
+		if got, _ := os.ReadFile(file); string(got) != string(broken) {
+			t.Fatalf("init changed the broken file to:\n%s", got)
+		}
+		return string(out)
+	}
+	if out := try(); strings.Contains(out, "mcpship restore") || !strings.Contains(out, "no backup") {
+		t.Errorf("with no backup, init said:\n%s", out)
+	}
+	if err := os.WriteFile(file, []byte("{\"projects\": {}}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.run(t, initArgs...) // backs the file up
+	if out := try(); !strings.Contains(out, "mcpship restore") {
+		t.Errorf("with a backup, init did not point to 'mcpship restore':\n%s", out)
+	}
+}
+
+// TestInitAllIgnoresFilesMcpshipCreated registers a server for Gemini CLI
+// on a machine without it, which creates ~/.gemini/settings.json: a later
+// 'init --all' must not take that file for Gemini CLI being installed,
+// until something other than mcpship changes it.
+func TestInitAllIgnoresFilesMcpshipCreated(t *testing.T) {
+	s := newSandbox(t)
+	if err := os.MkdirAll(filepath.Join(s.home, ".cursor"), 0o755); err != nil { // Cursor is installed
+		t.Fatal(err)
+	}
+	s.run(t, "init", "--client", "gemini", "--scope", "user", "--name", "first", "--", "/bin/true")
+	clients := func() []string {
+		t.Helper()
+		var chs []struct{ Client string }
+		out := s.run(t, "init", "--all", "--scope", "user", "--name", "second", "--dry-run", "--json", "--", "/bin/true")
+		if err := json.Unmarshal([]byte(out), &chs); err != nil {
+			t.Fatalf("init --all --json: %v\n%s", err, out)
+		}
+		var names []string
+		for _, ch := range chs {
+			names = append(names, ch.Client)
+		}
+		return names
+	}
+	if got := clients(); fmt.Sprint(got) != "[cursor]" {
+		t.Errorf("init --all after mcpship created Gemini CLI's file chose %v, want [cursor]", got)
+	}
+	file := filepath.Join(s.home, ".gemini", "settings.json")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Gemini CLI runs and writes its own settings.
+	if err := os.WriteFile(file, []byte(strings.Replace(string(data), "{", "{\n  \"ui\": {\"theme\": \"GitHub\"},", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := clients(); fmt.Sprint(got) != "[cursor gemini]" {
+		t.Errorf("init --all once Gemini CLI changed its file chose %v, want [cursor gemini]", got)
+	}
+}
+
+// TestProjectFileWarnsOfAbsolutePaths registers servers in the project's
+// .mcp.json, a file meant to be committed: an absolute path in the command
+// or its arguments gets a warning on stderr, a command on PATH with a
+// relative path none, and the same absolute paths in a file of the user's
+// own (--scope local) none.
+func TestProjectFileWarnsOfAbsolutePaths(t *testing.T) {
+	s := newSandbox(t)
+	for _, c := range []struct {
+		args []string
+		warn []string
+	}{
+		{[]string{"init", "--name", "a"}, []string{"the command " + binPath + " is an absolute path on this machine", "--command mcpship"}},
+		{[]string{"init", "--name", "b", "--", "/bin/sh", "--config=/home/me/srv.json"}, []string{"the command /bin/sh is an absolute path", "argument 1 of the command, /home/me/srv.json, is an absolute path"}},
+		{[]string{"init", "--name", "c", "--", "mcpship", "serve", "--manifest", "tools/mcpship.json"}, nil},
+		{[]string{"init", "--name", "d", "--scope", "local", "--", "/bin/sh"}, nil},
+	} {
+		out, err := s.cmd(c.args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("mcpship %q: %v\n%s", c.args, err, out)
+		}
+		for _, w := range c.warn {
+			if !strings.Contains(string(out), w) {
+				t.Errorf("mcpship %q does not warn %q:\n%s", c.args, w, out)
+			}
+		}
+		if c.warn == nil && strings.Contains(string(out), "warning") {
+			t.Errorf("mcpship %q warns:\n%s", c.args, out)
+		}
+	}
+}

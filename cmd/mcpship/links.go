@@ -103,6 +103,11 @@ func linkEntry(c *cli.Context) (publish.Entry, error) {
 			return e, err
 		}
 		path = abs
+		// The links go into a README for others: a path on the author's
+		// machine only works for users who have the file at that place.
+		fmt.Fprintf(c.App.ErrWriter, "mcpship links: warning: every link and command runs the manifest at %s, a path on this machine, "+
+			"which your users will not have; pass --manifest-path with the path where they install it "+
+			"(or give the server's own command after --)\n", path)
 	}
 	e.Args = manifest.ServeArgs(path)
 	return e, nil

@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -57,6 +61,7 @@ func serve(c *cli.Context) error {
 		return usagef("invalid --log-level %q: use debug, info, warn or error", c.String("log-level"))
 	}
 	logger := slog.New(slog.NewTextHandler(c.App.ErrWriter, &slog.HandlerOptions{Level: level}))
+	limitMemory(c.Int("max-message-bytes"))
 
 	info := release.Current()
 	srv := mcp.NewServer(mcp.Implementation{Name: "mcpship", Version: info.Version}, &mcp.ServerOptions{
@@ -94,6 +99,14 @@ func serve(c *cli.Context) error {
 	logger.Info("serving", "transport", "stdio", "tools", len(srv.Tools()), "version", info.Version)
 	// Standard output belongs to the protocol: mcpship is a program, so
 	// a stray print anywhere in the process goes to standard error.
+	// SIGINT and SIGTERM stay caught until the calls' processes are
+	// stopped: ServeStdio stops catching them when it returns, and another
+	// signal while the calls are being stopped (a second Ctrl-C) would end
+	// mcpship with its commands' children still running. The wait is
+	// bounded by the grace periods.
+	caught := make(chan os.Signal, 1)
+	signal.Notify(caught, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(caught)
 	err := srv.ServeStdio(c.Context, &mcp.StdioOptions{Stdin: c.App.Reader, Stdout: c.App.Writer, RedirectStdout: true})
 	for _, m := range ms {
 		m.Wait() // cancelled calls stop their process groups first
@@ -102,6 +115,22 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// limitMemory sets the runtime's soft memory limit to three times the
+// message cap (at least 32 MiB), unless GOMEMLIMIT sets one. A call at the cap keeps two or
+// three copies of its message live for a moment (the line read, the
+// arguments, their decoded values, the argument list given to the
+// program), and without a limit the heap grows to twice what was live
+// before it is collected. The limit only makes collections come sooner;
+// BENCHMARKS.md has the figures.
+func limitMemory(maxMessageBytes int) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		return
+	}
+	// Never below 32 MiB: with a small cap, a limit under what the
+	// runtime itself holds would have it collect without end.
+	debug.SetMemoryLimit(max(3*int64(maxMessageBytes), 32<<20))
 }
 
 // selfTools are mcpship's own read-only commands, served through the

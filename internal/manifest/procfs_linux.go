@@ -59,25 +59,49 @@ func groupAttr() *syscall.SysProcAttr {
 // processes are then orphans, children of mcpship as subreaper, and carry
 // the call's marker variable (a NAME=VALUE entry) in their environment.
 // Each gets SIGTERM, then SIGKILL after KillGrace; their own children
-// become mcpship's in turn and are found in the next round. A process that
+// become mcpship's in turn and are found in a later round. A process that
 // replaced its environment is not found. sweep also collects the exited
 // orphans of group pgid, which only mcpship can wait for.
+//
+// A round ends the sweep only when it finds nothing to stop and nothing
+// changed under it. Two races would otherwise let an orphan go (issue 20
+// saw one in 10,000 calls): the list of children is read before each
+// child's state, so an orphan stopped in an earlier round can become a
+// zombie just after the list was read, its own child, now mcpship's,
+// missing from it; and a child in the middle of execve has an empty
+// environment for a moment, so its marker does not show. So a round that
+// collects a zombie, or sees a child whose environment it cannot read, is
+// followed by another; for the latter, up to maxUnsure rounds (a program
+// run with an empty environment by another call reads empty for good).
 func sweep(pgid int, marker string) {
 	defer collectGroup(pgid)
 	signalled := map[int]bool{}
 	sig := syscall.SIGTERM
 	deadline := time.Now().Add(KillGrace)
+	unsure := 0 // rounds that saw an environment they could not read
 	for round := 0; round < 500; round++ {
 		var live []int
+		again, unknown := false, false
 		for _, c := range children() {
-			switch {
-			case c.state == 'Z' && signalled[c.pid]:
-				_, _ = syscall.Wait4(c.pid, nil, syscall.WNOHANG, nil)
-			case c.state != 'Z' && hasEntry(c.pid, marker):
+			if c.state == 'Z' {
+				if signalled[c.pid] {
+					_, _ = syscall.Wait4(c.pid, nil, syscall.WNOHANG, nil)
+					again = true
+				}
+				continue
+			}
+			switch marked, known := hasEntry(c.pid, marker); {
+			case marked:
 				live = append(live, c.pid)
+			case !known:
+				unknown = true
 			}
 		}
-		if len(live) == 0 {
+		if unknown && unsure < maxUnsure {
+			unsure++
+			again = true
+		}
+		if len(live) == 0 && !again {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -153,9 +177,22 @@ func children() []child {
 	return list
 }
 
+// maxUnsure is how many rounds sweep waits for a child whose environment
+// reads empty: an execve takes far less than these 50 ms.
+const maxUnsure = 5
+
 // hasEntry reports whether the environment of process pid holds entry.
-func hasEntry(pid int, entry string) bool {
+// known is false when the environment reads empty, as it does while the
+// process is in execve (every process a call starts has the marker, so
+// an empty one is rarely for good).
+func hasEntry(pid int, entry string) (has, known bool) {
 	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false, true // gone, or not ours to read
+	}
+	if len(env) == 0 {
+		return false, false
+	}
 	want := []byte(entry + "\x00")
-	return err == nil && (bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...)))
+	return bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...)), true
 }

@@ -21,10 +21,8 @@ import (
 
 // handle runs one call of the tool.
 func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
-	vals := map[string]any{}
-	dec := json.NewDecoder(bytes.NewReader(req.Arguments))
-	dec.UseNumber()
-	if err := dec.Decode(&vals); err != nil {
+	vals, err := decodeValues(req.Arguments)
+	if err != nil {
 		return nil, fmt.Errorf("tool %s: arguments: %v", t.spec.Name, err)
 	}
 	for name, in := range t.inputs {
@@ -49,6 +47,43 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 		return nil, ctx.Err()
 	}
 	return t.result(r), nil
+}
+
+// rawValue is a JSON value as it sits in the input that json.Unmarshal
+// reads: unlike [json.RawMessage], it is not copied.
+type rawValue []byte
+
+func (r *rawValue) UnmarshalJSON(b []byte) error { *r = b; return nil }
+
+// decodeValues decodes the arguments of a call, an object, with numbers
+// as json.Number. Each member is decoded from args in place: a Decoder
+// would first copy all of args into a buffer it grows by doubling, two or
+// three times the size of a call as long as the message cap.
+func decodeValues(args []byte) (map[string]any, error) {
+	var members map[string]rawValue
+	if err := json.Unmarshal(args, &members); err != nil {
+		return nil, err
+	}
+	vals := make(map[string]any, len(members))
+	for name, raw := range members {
+		var v any
+		var err error
+		switch c := raw[0]; {
+		case c == '-' || c >= '0' && c <= '9':
+			v = json.Number(raw)
+		case c == '{' || c == '[':
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.UseNumber()
+			err = dec.Decode(&v)
+		default: // a string, true, false or null
+			err = json.Unmarshal(raw, &v)
+		}
+		if err != nil {
+			return nil, err
+		}
+		vals[name] = v
+	}
+	return vals, nil
 }
 
 // lookPath finds the program: a bare name on mcpship's PATH, a relative

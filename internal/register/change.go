@@ -106,7 +106,9 @@ func setup(c *cli.Context, all bool) (installer.Env, installer.Options, []*insta
 			return env, o, nil, usagef("--all and --client cannot be used together")
 		}
 		for _, cl := range installer.Assistants() {
-			if t, err := cl.Target(env, scopeOf(cl)); err == nil && t.Present(env) {
+			// A file that mcpship itself created (an add for every
+			// assistant) and nobody changed since is not the assistant's.
+			if t, err := cl.Target(env, scopeOf(cl)); err == nil && t.Installed(env, state) {
 				targets = append(targets, t)
 			}
 		}

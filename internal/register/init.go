@@ -94,7 +94,7 @@ func runInit(c *cli.Context, p Program) error {
 		}
 		servers[t] = s
 		if t.Scope == installer.ScopeProject {
-			warnings[t] = secretWarnings(t, s)
+			warnings[t] = append(secretWarnings(t, s), pathWarnings(t, s)...)
 		}
 	}
 	return each(c, targets, base.Name, warnings, func(t *installer.Target) (*installer.Change, error) {

@@ -3,6 +3,7 @@ package register
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -41,6 +42,30 @@ func secretWarnings(t *installer.Target, s installer.Entry) []string {
 		if looksSecret(name, value) {
 			out = append(out, fmt.Sprintf("argument %d of the command looks like a secret and is written in plain text to %s; "+
 				"let the server read it from an environment variable, or register with --scope user, a file of yours alone, instead", i+1, where))
+		}
+	}
+	return out
+}
+
+// pathWarnings warns of absolute paths in the command of an entry for a
+// project file, which is shared with everyone who has the project: such a
+// path is where the file is on this machine, and rarely on theirs.
+func pathWarnings(t *installer.Target, s installer.Entry) []string {
+	var out []string
+	where := fmt.Sprintf("%s %s (%s), a file meant to be committed and shared with everyone who has the project", t.Assistant.Name, t.Scope, t.File)
+	if filepath.IsAbs(s.Command) {
+		out = append(out, fmt.Sprintf("the command %s is an absolute path on this machine, written to %s; "+
+			"register a command found on PATH (--command %s), or register with --scope local or user, files of yours alone, instead",
+			s.Command, where, filepath.Base(s.Command)))
+	}
+	for i, a := range s.Args {
+		_, value, ok := strings.Cut(a, "=")
+		if !ok || !strings.HasPrefix(a, "-") {
+			value = a
+		}
+		if filepath.IsAbs(value) {
+			out = append(out, fmt.Sprintf("argument %d of the command, %s, is an absolute path on this machine, written to %s; "+
+				"give a path relative to the project, or register with --scope local or user instead", i+1, value, where))
 		}
 	}
 	return out

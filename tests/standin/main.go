@@ -9,7 +9,8 @@
 // "background PIDFILE" leaves a sleeping child behind and exits at once;
 // "big" prints 3 MiB; "notjson" prints plain text; "stdin" reads stdin;
 // "escape PIDFILE" leaves behind a child in a new session (setsid), outside
-// the process group, and exits at once; "progress FILE" writes "working: step 1" to stderr and waits until FILE
+// the process group, and exits at once; "reexec PIDFILE" does the same
+// with a child that becomes a shell that execs itself over and over; "progress FILE" writes "working: step 1" to stderr and waits until FILE
 // exists.
 package main
 
@@ -68,6 +69,11 @@ func main() {
 		appendPid(pidfile)
 		spawnWith(newSession(), "escaper", pidfile, "false")
 		waitPids(pidfile, 2)
+	case has("reexec"):
+		pidfile := after("reexec")
+		appendPid(pidfile)
+		spawnWith(newSession(), "reexecer", pidfile, "false")
+		waitPids(pidfile, 2)
 	case has("progress"):
 		file := after("progress")
 		fmt.Fprint(os.Stderr, "starting\nworking: step 1\n")
@@ -114,10 +120,22 @@ func descendant(args []string) {
 		signal.Ignore(syscall.SIGTERM)
 	}
 	appendPid(pidfile)
+	if role == "reexecer" {
+		reexec()
+	}
 	if role == "child" {
 		spawn("grandchild", pidfile, args[2])
 	}
 	time.Sleep(time.Hour)
+}
+
+// reexec replaces the process with a shell that execs itself over and
+// over, keeping its pid and environment: it spends much of its life in
+// execve (a shell, with its dynamic loader, more than a static program).
+func reexec() {
+	loop := `exec /bin/sh -c "$0" "$0"`
+	err := execve("/bin/sh", []string{"sh", "-c", loop, loop}, os.Environ())
+	fail("exec /bin/sh: %v", err)
 }
 
 func spawn(role, pidfile, stubborn string) { spawnWith(nil, role, pidfile, stubborn) }

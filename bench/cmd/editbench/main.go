@@ -9,6 +9,12 @@
 // the floor's disk waits; the CPU times show the work itself.
 //
 //	go run ./cmd/editbench -bindir DIR [-rounds 5] [-sizes 1,10]
+//	go run ./cmd/editbench -bindir DIR -peers NODE_BIN_DIR [-rounds 3]
+//
+// With -peers, it times instead the assistants' own CLIs (claude mcp
+// add-json and remove, gemini mcp add and remove, codex mcp add and
+// remove) doing the same edit as mcpship init and remove on the same file,
+// in turn, round by round (bench/peers.sh).
 //
 // DIR holds the mcpship, editfloor and editparse binaries; bench/edit.sh
 // builds them.
@@ -47,6 +53,7 @@ func main() {
 	rounds := flag.Int("rounds", 5, "runs of each command; the median time is reported")
 	sizes := flag.String("sizes", "1,10", "config sizes in MiB, comma-separated")
 	only := flag.String("client", "", "measure only this client")
+	peerdir := flag.String("peers", "", "directory of the assistants' CLIs (claude, gemini, codex): time them beside mcpship instead")
 	spawnOut := flag.String("spawn", "", "run the command after -- and write what it used to this file (used by editbench itself)")
 	flag.Parse()
 	if *spawnOut != "" {
@@ -64,6 +71,13 @@ func main() {
 			os.Exit(2)
 		}
 		mibs = append(mibs, n)
+	}
+	if *peerdir != "" {
+		if err := runPeers(*bindir, *peerdir, mibs, *rounds, *only); err != nil {
+			fmt.Fprintln(os.Stderr, "editbench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	fmt.Printf("| config | size | floor | init | init/floor | remove | remove/floor | library parse ×2 | parse/floor | CPU floor / init / remove | peak RSS init | peak RSS remove |\n")
 	fmt.Printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
