@@ -11,7 +11,7 @@ import (
 )
 
 // Commands returns the subcommands a host app adds to its root: "mcp",
-// which serves the chosen commands over stdio, and "init", "remove" and
+// which serves the chosen commands over stdio or HTTP, and "init", "remove" and
 // "doctor", which register "PROGRAM mcp" with AI assistants, take it out
 // again and check that it answers. When a tool is marked Write, init has
 // --allow-write, which registers "PROGRAM mcp --allow-write".
@@ -26,6 +26,9 @@ func Commands(newRoot func() *cli.Command, opts Options) []*cli.Command {
 		ArgsUsage:   " ",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "transport", Value: "stdio", Usage: clitool.TransportUsage},
+			&cli.StringFlag{Name: "listen", Usage: clitool.ListenUsage},
+			&cli.StringFlag{Name: "auth-token-file", Usage: clitool.TokenFileUsage},
+			&cli.StringSliceFlag{Name: "allow-origin", Usage: clitool.AllowOriginUsage},
 			&cli.BoolFlag{Name: "allow-write", Usage: clitool.AllowWriteUsage},
 		},
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
@@ -35,7 +38,9 @@ func Commands(newRoot func() *cli.Command, opts Options) []*cli.Command {
 			o, tools := opts.shared()
 			root := cmd.Root()
 			stdio := &mcp.StdioOptions{Stdin: root.Reader, Stdout: root.Writer, RedirectStdout: opts.RedirectStdout}
-			return clitool.Serve(ctx, sharedApp(newRoot), root.Version, tools, o, cmd.String("transport"), cmd.Bool("allow-write"), cmd.Args().Slice(), stdio)
+			transport := clitool.Transport{Name: cmd.String("transport"), Listen: cmd.String("listen"), TokenFile: cmd.String("auth-token-file"),
+				AllowOrigins: cmd.StringSlice("allow-origin"), Stderr: root.ErrWriter}
+			return clitool.Serve(ctx, sharedApp(newRoot), root.Version, tools, o, transport, cmd.Bool("allow-write"), cmd.Args().Slice(), stdio)
 		},
 	}
 	return append([]*cli.Command{serve}, registration(opts)...)

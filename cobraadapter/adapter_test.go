@@ -334,7 +334,9 @@ func TestCommands(t *testing.T) {
 		want string
 	}{
 		{[]string{"mcp", "extra"}, `mcp takes no arguments, got "extra"`},
-		{[]string{"mcp", "--transport", "http"}, `unsupported --transport "http"`},
+		{[]string{"mcp", "--transport", "sse"}, `unsupported --transport "sse": use "stdio" or "http"`},
+		{[]string{"mcp", "--listen", "127.0.0.1:0"}, `--listen needs --transport http`},
+		{[]string{"mcp", "--transport", "http", "--listen", "nonsense"}, `invalid --listen "nonsense"`},
 		{[]string{"mcp", "--bogus"}, `unknown flag: --bogus`},
 		{[]string{"init", "--scope", "global"}, `--scope "global": want project, user or local`},
 	} {

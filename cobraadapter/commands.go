@@ -9,7 +9,7 @@ import (
 )
 
 // Commands returns the subcommands a host app adds to its root: "mcp",
-// which serves the chosen commands over stdio, and "init", "remove" and
+// which serves the chosen commands over stdio or HTTP, and "init", "remove" and
 // "doctor", which register "PROGRAM mcp" with AI assistants, take it out
 // again and check that it answers. When a tool is marked Write, init has
 // --allow-write, which registers "PROGRAM mcp --allow-write".
@@ -24,7 +24,11 @@ func Commands(newRoot func() *cobra.Command, opts Options) []*cobra.Command {
 		Long:  clitool.MCPDescription,
 		Args:  cobra.ArbitraryArgs, // refused, with the exit code of a usage error, by clitool.Serve
 		RunE: func(cmd *cobra.Command, args []string) error {
-			transport, _ := cmd.Flags().GetString("transport")
+			name, _ := cmd.Flags().GetString("transport")
+			listen, _ := cmd.Flags().GetString("listen")
+			tokenFile, _ := cmd.Flags().GetString("auth-token-file")
+			origins, _ := cmd.Flags().GetStringArray("allow-origin")
+			transport := clitool.Transport{Name: name, Listen: listen, TokenFile: tokenFile, AllowOrigins: origins, Stderr: cmd.ErrOrStderr()}
 			allowWrite, _ := cmd.Flags().GetBool("allow-write")
 			o, tools := opts.shared()
 			stdio := &mcp.StdioOptions{Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), RedirectStdout: opts.RedirectStdout}
@@ -32,6 +36,9 @@ func Commands(newRoot func() *cobra.Command, opts Options) []*cobra.Command {
 		},
 	}
 	serve.Flags().String("transport", "stdio", clitool.TransportUsage)
+	serve.Flags().String("listen", "", clitool.ListenUsage)
+	serve.Flags().String("auth-token-file", "", clitool.TokenFileUsage)
+	serve.Flags().StringArray("allow-origin", nil, clitool.AllowOriginUsage)
 	serve.Flags().Bool("allow-write", false, clitool.AllowWriteUsage)
 	serve.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return clitool.Usagef("%v", err) })
 	return append([]*cobra.Command{serve}, registration(opts)...)

@@ -26,6 +26,7 @@ type CallRequest struct {
 	ProtocolVersion string
 
 	ss            *session
+	to            sink // where its reply and notifications go
 	id            ID
 	progressToken json.RawMessage
 	logLevel      int32 // lowest level sent as notifications/message; levelOff for none
@@ -65,7 +66,7 @@ func (r *CallRequest) Progress(progress, total float64, message string) {
 	if message != "" {
 		p["message"] = message
 	}
-	r.ss.send(&notification{JSONRPC: "2.0", Method: "notifications/progress", Params: p})
+	r.ss.logEncoding(r.to.put(&notification{JSONRPC: "2.0", Method: "notifications/progress", Params: p}, false))
 }
 
 // Log sends a log message to the client as notifications/message when the
@@ -81,8 +82,8 @@ func (r *CallRequest) Log(level LogLevel, data any) {
 	if r.done {
 		return
 	}
-	r.ss.send(&notification{JSONRPC: "2.0", Method: "notifications/message",
-		Params: map[string]any{"level": level, "logger": r.Name, "data": data}})
+	r.ss.logEncoding(r.to.put(&notification{JSONRPC: "2.0", Method: "notifications/message",
+		Params: map[string]any{"level": level, "logger": r.Name, "data": data}}, false))
 }
 
 // finish stops further notifications for the call.
@@ -118,7 +119,7 @@ func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
 		ss.reply(id, nil, errorf(CodeInvalidParams, "unknown tool %q: call tools/list for the tools this server has", p.Name))
 		return
 	}
-	req := &CallRequest{Name: p.Name, Arguments: p.Arguments, ss: ss, id: id, logLevel: ss.logLevel}
+	req := &CallRequest{Name: p.Name, Arguments: p.Arguments, ss: ss, to: ss.to, id: id, logLevel: ss.logLevel}
 	if v := ss.version; v != "" {
 		req.ProtocolVersion = v
 	}
@@ -157,7 +158,8 @@ func (ss *session) start(c *call) {
 	c.size = len(c.req.Arguments)
 	ss.held += c.size
 	ss.calls.Add(1) // under mu, so never concurrent with stop's Wait
-	run := ss.running < ss.srv.opts.MaxConcurrentCalls
+	c.req.to.open()
+	run := ss.running < ss.maxCalls
 	if run {
 		ss.running++
 	} else {
@@ -241,9 +243,11 @@ func (ss *session) answer(c *call, res *CallToolResult, rpcErr *Error) {
 	default:
 		r = newResponse(c.req.id, res, nil)
 	}
+	to := c.req.to
+	defer to.done()
 	if c.batch == nil {
 		if r != nil {
-			ss.send(r)
+			ss.logEncoding(to.put(r, false))
 		}
 		return
 	}
@@ -252,7 +256,7 @@ func (ss *session) answer(c *call, res *CallToolResult, rpcErr *Error) {
 		enc = ss.encode(r)
 	}
 	if replies := c.batch.done(c.slot, enc); replies != nil {
-		ss.send(replies)
+		ss.logEncoding(to.put(replies, false))
 	}
 }
 

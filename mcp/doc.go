@@ -1,8 +1,10 @@
-// Package mcp implements the Model Context Protocol over stdio: a tools
-// server, a small client, and the wire types they share.
+// Package mcp implements the Model Context Protocol over stdio and
+// Streamable HTTP: a tools server, a small client, and the wire types they
+// share.
 //
 // It uses only the standard library. Messages are JSON-RPC 2.0 objects, one
-// per line (newline-delimited JSON), as the MCP stdio transport specifies.
+// per line (newline-delimited JSON) as the MCP stdio transport specifies,
+// or one per HTTP request.
 //
 // # Serving tools
 //
@@ -31,6 +33,14 @@
 // runs; a handler reports progress with [CallRequest.Progress] and log
 // messages with [CallRequest.Log]. What a handler's error becomes is told
 // at [ToolHandler].
+//
+// # Serving over HTTP
+//
+// [NewHTTPHandler] returns an [http.Handler] that serves a Server on the
+// Streamable HTTP transport, in both eras of the protocol, with sessions
+// for legacy clients (bounded, ended when idle) and stateless requests for
+// revision 2026-07-28; it checks Host and Origin, and a bearer token when
+// [HTTPOptions.AuthToken] is set. The session logic is the one stdio uses.
 //
 // # Calling tools
 //

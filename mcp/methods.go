@@ -62,6 +62,16 @@ func (ss *session) request(id ID, method string, params json.RawMessage) {
 		ss.modernRequest(id, method, params, meta)
 		return
 	}
+	if ss.stateless {
+		switch method {
+		case "server/discover", "tools/list", "tools/call":
+			ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %s needs _meta with %q and %q (revision 2026-07-28); a legacy client sends initialize first",
+				method, metaProtocolVersion, metaClientCapabilities))
+		default:
+			ss.reply(id, nil, errorf(CodeMethodNotFound, "method not found: %s (revision 2026-07-28)", method))
+		}
+		return
+	}
 	switch method {
 	case "initialize":
 		ss.initialize(id, params)

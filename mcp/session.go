@@ -13,7 +13,8 @@ import (
 	"time"
 )
 
-// session is the state of one connection served by Serve. One goroutine
+// session is the state of one MCP session: a connection served by Serve,
+// a legacy HTTP session, or a single stateless HTTP request. One goroutine
 // at a time reads and dispatches messages, answering all but tools/call
 // itself. A tools/call runs on a goroutine of its own, at most
 // MaxConcurrentCalls at once (more wait in a queue); the one that starts
@@ -22,7 +23,11 @@ import (
 // (see output). docs/design.md has the reasons.
 type session struct {
 	srv *Server
-	out *output
+	out *output // the whole output of a stdio session; nil over HTTP
+	to  sink    // where replies to what is dispatched go: out, or one HTTP exchange
+
+	stateless bool // every request must carry revision 2026-07-28's _meta
+	maxCalls  int  // calls run at once; more wait in waiting
 
 	ctx    context.Context // parent of every call's context
 	cancel context.CancelFunc
@@ -60,18 +65,50 @@ type call struct {
 	cancelled bool // the client cancelled it: send nothing more; under session.mu
 }
 
+// A sink takes the messages a session sends: a stdio session's output
+// takes all of them, an HTTP exchange the replies to the message of one
+// POST and the notifications of its calls.
+type sink interface {
+	// put sends a message; async is set when the dispatching goroutine
+	// sends it, which must not wait for the client.
+	put(v any, async bool) error
+	// open tells that a call has started that answers later; done, that
+	// it has ended and its reply, if it has one, has been put.
+	open()
+	done()
+}
+
+// newSession returns a session that writes every message to w.
 func newSession(s *Server, w io.Writer) *session {
-	ss := &session{
-		srv:      s,
-		out:      newOutput(w),
-		inflight: map[idKey]*call{},
-		readErr:  make(chan error, 1),
-		turn:     make(chan *lineReader),
-	}
+	ss := newSessionCtx(s, context.Background())
+	ss.out = newOutput(w)
+	ss.to = ss.out
+	ss.readErr = make(chan error, 1)
+	ss.turn = make(chan *lineReader)
+	return ss
+}
+
+// newSessionCtx returns a session without an output, whose calls are
+// cancelled with parent: the transport sets to before each dispatch.
+func newSessionCtx(s *Server, parent context.Context) *session {
+	ss := &session{srv: s, inflight: map[idKey]*call{}, maxCalls: s.opts.MaxConcurrentCalls}
 	ss.room.L = &ss.mu
-	ss.ctx, ss.cancel = context.WithCancel(context.Background())
+	ss.ctx, ss.cancel = context.WithCancel(parent)
 	ss.logLevel = levelOff
 	return ss
+}
+
+// dispatchMessage dispatches one message (or batch) that a transport received
+// as a whole, sending the replies and the notifications of its calls to
+// to. It returns the call to run, if there is one, which the caller runs
+// with run. The caller dispatches one message at a time.
+func (ss *session) dispatchMessage(msg []byte, to sink) *call {
+	ss.to = to
+	ss.handle(msg)
+	ss.to = nil
+	c := ss.next
+	ss.next = nil
+	return c
 }
 
 // serve reads and dispatches messages from r until r ends or ctx is done,
@@ -191,28 +228,36 @@ func (ss *session) stop(timeout time.Duration) error {
 	ss.stopping = true
 	ss.room.Broadcast()
 	ss.mu.Unlock()
-	ss.out.hold(false)
+	if ss.out != nil {
+		ss.out.hold(false)
+	}
 	bound, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	finished := make(chan struct{})
 	go func() { ss.calls.Wait(); close(finished) }()
+	var broken <-chan struct{}
+	if ss.out != nil {
+		broken = ss.out.broken
+	}
 	select {
 	case <-finished:
 	case <-bound.Done():
 		ss.srv.log.Warn("calls still running at shutdown were cancelled", "waited", timeout)
-	case <-ss.out.broken:
+	case <-broken:
 	}
 	ss.cancel()
+	if ss.out == nil {
+		return nil
+	}
 	if err := ss.out.close(bound.Done()); err != nil {
 		return fmt.Errorf("mcp: writing to the client: %w", err)
 	}
 	return nil
 }
 
-// send writes a message from a call; post, from the reader (see output).
-// A message that cannot be encoded is logged.
-func (ss *session) send(v any) { ss.logEncoding(ss.out.send(v)) }
-func (ss *session) post(v any) { ss.logEncoding(ss.out.post(v)) }
+// post sends a message from the reader (see output). A message that
+// cannot be encoded is logged.
+func (ss *session) post(v any) { ss.logEncoding(ss.to.put(v, true)) }
 
 func (ss *session) logEncoding(err error) {
 	if err != nil {

@@ -286,16 +286,15 @@ func newOutput(w io.Writer) *output {
 	return o
 }
 
-// send queues a message and, unless another goroutine is writing or the
-// queue waits (see hold), writes the queue. A message is dropped once the
-// output is closed or broken.
+// send puts a message from a call's goroutine; post, from the reader.
 func (o *output) send(v any) error { return o.put(v, false) }
-
-// post queues a message and, unless another goroutine is writing or the
-// queue waits, starts one to write the queue.
 func (o *output) post(v any) error { return o.put(v, true) }
 
-// put returns an error only when v cannot be encoded.
+// put queues a message and, unless another goroutine is writing or the
+// queue waits (see hold), writes the queue: itself, or with async set
+// (the reader) on a goroutine it starts. A message is dropped once the
+// output is closed or broken. put returns an error only when v cannot be
+// encoded.
 func (o *output) put(v any, async bool) error {
 	b, err := encodeLine(v)
 	if err != nil {
@@ -321,6 +320,10 @@ func (o *output) put(v any, async bool) error {
 	}
 	return nil
 }
+
+// open and done make output a sink: a stdio session waits for nothing.
+func (o *output) open() {}
+func (o *output) done() {}
 
 // hold tells whether the reader has a request in hand: one it dispatches,
 // or another one buffered. While it has, what is queued waits for that

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,10 +10,12 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/cliadapter"
+	"github.com/mcpship/mcpship/internal/httpserve"
 	"github.com/mcpship/mcpship/internal/manifest"
 	"github.com/mcpship/mcpship/mcp"
 	"github.com/mcpship/mcpship/release"
@@ -21,15 +24,23 @@ import (
 func serveCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "serve",
-		Usage: "serve tools to an MCP client over stdio",
+		Usage: "serve tools to an MCP client over stdio or HTTP",
 		Description: "Speaks MCP (JSON-RPC 2.0, one message per line) on standard input and output.\n" +
 			"Nothing but protocol messages is written to standard output; logs go to standard error.\n" +
+			"With --transport http, serves the Streamable HTTP transport at http://ADDR/mcp instead (docs/http.md):\n" +
+			"on loopback unless --listen says otherwise, and then only with a bearer token (--auth-token-file).\n" +
 			"With --manifest, it serves the tools the manifests declare; without, mcpship's own read-only commands.",
 		ArgsUsage: " ",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "transport", Value: "stdio", Usage: "transport to serve on; only `stdio` today"},
+			&cli.StringFlag{Name: "transport", Value: "stdio", Usage: httpserve.TransportUsage},
+			&cli.StringFlag{Name: "listen", Value: httpserve.DefaultListen, Usage: httpserve.ListenUsage},
+			&cli.StringFlag{Name: "auth-token-file", Usage: httpserve.TokenFileUsage},
+			&cli.StringSliceFlag{Name: "allow-origin", Usage: httpserve.AllowOriginUsage},
+			&cli.Int64Flag{Name: "max-body-bytes", Value: 4 << 20, Usage: "with --transport http, the largest request body; a larger one gets 413"},
+			&cli.IntFlag{Name: "max-sessions", Value: 1024, Usage: "with --transport http, the most sessions of legacy clients kept at once"},
+			&cli.DurationFlag{Name: "session-idle-timeout", Value: 30 * time.Minute, Usage: "with --transport http, end a legacy client's session idle this long"},
 			&cli.IntFlag{Name: "max-message-bytes", Value: mcp.DefaultMaxMessageBytes, Usage: "longest message accepted; a longer one gets an error reply"},
-			&cli.IntFlag{Name: "max-concurrent-calls", Value: 16, Usage: "tool calls run at once; more wait their turn"},
+			&cli.IntFlag{Name: "max-concurrent-calls", Value: 16, Usage: "tool calls run at once; over stdio more wait their turn, over HTTP (default 64) they get 503"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "stderr log level: debug, info, warn or error"},
 			&cli.StringSliceFlag{Name: "manifest", Usage: "serve the tools `FILE` declares; see docs/manifest.md (repeatable, or a comma-separated list)"},
 			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "session default `NAME=VALUE` for an input a call leaves out; NAME is INPUT or TOOL.INPUT (repeatable)"},
@@ -44,8 +55,26 @@ func serve(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("serve takes no arguments, got %q", c.Args().First())
 	}
-	if t := c.String("transport"); t != "stdio" {
-		return usagef("unsupported --transport %q: only \"stdio\" is available", t)
+	transport := c.String("transport")
+	switch transport {
+	case "stdio":
+		for _, name := range []string{"listen", "auth-token-file", "allow-origin", "max-body-bytes", "max-sessions", "session-idle-timeout"} {
+			if c.IsSet(name) {
+				return usagef("--%s needs --transport http", name)
+			}
+		}
+	case "http":
+		if n := c.Int64("max-body-bytes"); n < 1024 {
+			return usagef("--max-body-bytes %d is too small: use at least 1024", n)
+		}
+		if n := c.Int("max-sessions"); n < 1 {
+			return usagef("--max-sessions must be at least 1, got %d", n)
+		}
+		if d := c.Duration("session-idle-timeout"); d <= 0 {
+			return usagef("--session-idle-timeout must be positive, got %v", d)
+		}
+	default:
+		return usagef("unsupported --transport %q: use \"stdio\" or \"http\"", transport)
 	}
 	if n := c.Int("max-message-bytes"); n < 1024 {
 		return usagef("--max-message-bytes %d is too small: use at least 1024", n)
@@ -96,20 +125,45 @@ func serve(c *cli.Context) error {
 		return err
 	}
 
-	logger.Info("serving", "transport", "stdio", "tools", len(srv.Tools()), "version", info.Version)
-	// Standard output belongs to the protocol: mcpship is a program, so
-	// a stray print anywhere in the process goes to standard error.
 	// SIGINT and SIGTERM stay caught until the calls' processes are
-	// stopped: ServeStdio stops catching them when it returns, and another
-	// signal while the calls are being stopped (a second Ctrl-C) would end
-	// mcpship with its commands' children still running. The wait is
-	// bounded by the grace periods.
+	// stopped: ServeStdio (and the HTTP server) stop catching them when
+	// they return, and another signal while the calls are being stopped (a
+	// second Ctrl-C) would end mcpship with its commands' children still
+	// running. The wait is bounded by the grace periods.
 	caught := make(chan os.Signal, 1)
 	signal.Notify(caught, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(caught)
-	err := srv.ServeStdio(c.Context, &mcp.StdioOptions{Stdin: c.App.Reader, Stdout: c.App.Writer, RedirectStdout: true})
+	var err error
+	if transport == "http" {
+		calls := 64
+		if c.IsSet("max-concurrent-calls") {
+			calls = c.Int("max-concurrent-calls")
+		}
+		err = httpserve.Serve(c.Context, srv, httpserve.Options{
+			Listen:    c.String("listen"),
+			TokenFile: c.String("auth-token-file"),
+			HTTP: mcp.HTTPOptions{
+				AllowedOrigins:     c.StringSlice("allow-origin"),
+				MaxBodyBytes:       c.Int64("max-body-bytes"),
+				MaxConcurrentCalls: calls,
+				MaxSessions:        c.Int("max-sessions"),
+				SessionIdleTimeout: c.Duration("session-idle-timeout"),
+			},
+			Logger: logger,
+			Stderr: c.App.ErrWriter,
+		})
+	} else {
+		logger.Info("serving", "transport", "stdio", "tools", len(srv.Tools()), "version", info.Version)
+		// Standard output belongs to the protocol: mcpship is a program, so
+		// a stray print anywhere in the process goes to standard error.
+		err = srv.ServeStdio(c.Context, &mcp.StdioOptions{Stdin: c.App.Reader, Stdout: c.App.Writer, RedirectStdout: true})
+	}
 	for _, m := range ms {
 		m.Wait() // cancelled calls stop their process groups first
+	}
+	var usage *httpserve.UsageError
+	if errors.As(err, &usage) {
+		return usagef("%s", usage.Error())
 	}
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

@@ -2,36 +2,75 @@ package clitool
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 
+	"github.com/mcpship/mcpship/internal/httpserve"
 	"github.com/mcpship/mcpship/mcp"
 )
 
 // The help of every adapter's "mcp" subcommand.
 const (
-	MCPUsage       = "serve this program's commands as MCP tools over stdio"
+	MCPUsage       = "serve this program's commands as MCP tools over stdio or HTTP"
 	MCPDescription = "Speaks MCP (JSON-RPC 2.0, one message per line) on standard input and output.\n" +
-		"AI assistants start it; people rarely run it by hand."
-	TransportUsage  = "transport to serve on; only `stdio` today"
-	AllowWriteUsage = "also serve the commands that change things"
+		"AI assistants start it; people rarely run it by hand.\n" +
+		"With --transport http, serves the Streamable HTTP transport at http://ADDR/mcp instead:\n" +
+		"on loopback (" + httpserve.DefaultListen + ") unless --listen says otherwise, and then only with a token (--auth-token-file)."
+	TransportUsage   = httpserve.TransportUsage
+	ListenUsage      = httpserve.ListenUsage + " (default " + httpserve.DefaultListen + ")"
+	TokenFileUsage   = httpserve.TokenFileUsage
+	AllowOriginUsage = httpserve.AllowOriginUsage
+	AllowWriteUsage  = "also serve the commands that change things"
 )
 
+// Transport is what the transport flags of an app's "mcp" command say.
+type Transport struct {
+	Name         string // --transport: "stdio" or "http"
+	Listen       string // --listen; "" for the default
+	TokenFile    string // --auth-token-file
+	AllowOrigins []string
+	Stderr       io.Writer // where the HTTP server says where it listens
+}
+
 // Serve is the work of an app's "mcp" subcommand, once its flags are
-// parsed: it refuses arguments and any transport but stdio as usage
-// errors, then serves tools of app until the input ends.
-func Serve(ctx context.Context, app App, version string, tools []Tool, opts Options, transport string, allowWrite bool, args []string, stdio *mcp.StdioOptions) error {
+// parsed: it refuses arguments and transports other than stdio and http
+// as usage errors, then serves tools of app until the input ends (stdio)
+// or a signal stops it (http).
+func Serve(ctx context.Context, app App, version string, tools []Tool, opts Options, transport Transport, allowWrite bool, args []string, stdio *mcp.StdioOptions) error {
 	if len(args) > 0 {
 		return Usagef("mcp takes no arguments, got %q", args[0])
 	}
-	if transport != "stdio" {
-		return Usagef("unsupported --transport %q: only \"stdio\" is available", transport)
+	switch transport.Name {
+	case "stdio":
+		for flag, set := range map[string]bool{"listen": transport.Listen != "", "auth-token-file": transport.TokenFile != "", "allow-origin": len(transport.AllowOrigins) > 0} {
+			if set {
+				return Usagef("--%s needs --transport http", flag)
+			}
+		}
+	case "http":
+	default:
+		return Usagef("unsupported --transport %q: use \"stdio\" or \"http\"", transport.Name)
 	}
 	opts.AllowWrite = opts.AllowWrite || allowWrite
 	srv := mcp.NewServer(mcp.Implementation{Name: app.Name, Version: version}, nil)
 	if err := AddTools(srv, app, tools, opts); err != nil {
 		return err
 	}
-	return srv.ServeStdio(ctx, stdio)
+	if transport.Name == "stdio" {
+		return srv.ServeStdio(ctx, stdio)
+	}
+	err := httpserve.Serve(ctx, srv, httpserve.Options{
+		Listen:    transport.Listen,
+		TokenFile: transport.TokenFile,
+		HTTP:      mcp.HTTPOptions{AllowedOrigins: transport.AllowOrigins},
+		Stderr:    transport.Stderr,
+	})
+	var usage *httpserve.UsageError
+	if errors.As(err, &usage) {
+		return Usagef("%s", usage.Error())
+	}
+	return err
 }
 
 // Usagef returns a usage error: its ExitCode method returns 64

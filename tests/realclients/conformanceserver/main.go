@@ -1,4 +1,4 @@
-// Command conformanceserver serves, over stdio, the fixture tools that the
+// Command conformanceserver serves, over stdio or (with -http ADDR) over HTTP, the fixture tools that the
 // official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16
 // and 0.2.0-alpha.12) calls in its tools-call-*, json-schema-2020-12 and
 // server-stateless server scenarios, built on mcpship's own mcp package and
@@ -20,6 +20,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -72,10 +74,40 @@ func main() {
 		fmt.Fprintln(os.Stderr, "conformanceserver:", err)
 		os.Exit(1)
 	}
-	if err := s.Serve(ctx, os.Stdin, os.Stdout); err != nil {
+	var err error
+	if len(os.Args) == 3 && os.Args[1] == "-http" {
+		err = serveHTTP(ctx, s, os.Args[2])
+	} else {
+		err = s.Serve(ctx, os.Stdin, os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformanceserver:", err)
 		os.Exit(1)
 	}
+}
+
+// serveHTTP serves s with the mcp package's HTTP handler at /mcp on addr
+// (loopback), as a Go program that mounts it on its own server does, until
+// ctx is done. It prints the endpoint's URL on standard error.
+func serveHTTP(ctx context.Context, s *mcp.Server, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	h := mcp.NewHTTPHandler(s, nil)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		h.Shutdown(context.Background())
+		hs.Close()
+	}()
+	fmt.Fprintf(os.Stderr, "serving MCP on http://%s/mcp\n", ln.Addr())
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
 
 // embeddedResource is the block the tools-call-embedded-resource scenario

@@ -1,0 +1,957 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// HTTPOptions configure an [HTTPHandler]. The zero value of each field
+// picks the default documented on it.
+type HTTPOptions struct {
+	// AuthToken, when not empty, is the bearer token every request must
+	// carry ("Authorization: Bearer TOKEN"); others get 401.
+	AuthToken string
+	// AllowedOrigins are the browser origins ("https://app.example.com")
+	// allowed besides those of localhost. A request with another Origin
+	// header gets 403; one without passes.
+	AllowedOrigins []string
+	// MaxBodyBytes is the largest request body read; a larger one gets
+	// 413. Default 4 MiB.
+	MaxBodyBytes int64
+	// MaxConcurrentCalls bounds the tool calls running at once across all
+	// clients; a call past it gets 503 with Retry-After. Default 64.
+	MaxConcurrentCalls int
+	// MaxSessions bounds the sessions of legacy clients (revisions
+	// 2025-03-26 to 2025-11-25) open at once; an initialize past it gets
+	// 503. Default 1024.
+	MaxSessions int
+	// SessionIdleTimeout ends a legacy session that has had no request or
+	// stream open for this long; its client gets 404 and initializes
+	// again. Default 30 minutes.
+	SessionIdleTimeout time.Duration
+	// KeepAlive is how long a call may run before its response becomes an
+	// event stream, and how often a comment is written on it while the
+	// call runs, so that proxies and clients see the connection alive.
+	// Default 10 seconds.
+	KeepAlive time.Duration
+}
+
+// HTTPHandler serves a [Server] over the Streamable HTTP transport, at
+// whatever path it is mounted (by convention /mcp). It serves both eras
+// of the protocol, deciding per request: clients of revisions 2025-03-26
+// to 2025-11-25 get sessions (Mcp-Session-Id, minted at initialize, ended
+// by DELETE or after SessionIdleTimeout) and a GET stream; requests of
+// revision 2026-07-28 are stateless, each answered on its own. A reply is
+// JSON, or an event stream when a call sends notifications or runs long.
+//
+// Before anything else it checks, in order: the Host header of a request
+// that came in on a loopback address (DNS rebinding), the Origin header,
+// and the bearer token when [HTTPOptions.AuthToken] is set. docs/http.md
+// describes every status it answers with.
+type HTTPHandler struct {
+	srv     *Server
+	opts    HTTPOptions
+	token   [sha256.Size]byte
+	origins []string
+	calls   chan struct{} // a slot per running tool call
+
+	mu       sync.Mutex
+	sessions map[string]*httpSession
+	sweeper  *time.Timer
+
+	closing atomic.Bool
+	done    chan struct{} // closed by Shutdown: streams end
+	running int           // requests being served; under mu
+	drained chan struct{} // closed when running drops to 0 once closing
+}
+
+// httpSession is a legacy client's session.
+type httpSession struct {
+	id       string
+	ss       *session
+	dispatch sync.Mutex // one message is dispatched at a time
+
+	// Under HTTPHandler.mu.
+	active int       // requests and streams in progress
+	last   time.Time // when the last of them ended
+	stream bool      // the GET stream is open
+}
+
+// NewHTTPHandler returns a handler that serves s. o may be nil.
+func NewHTTPHandler(s *Server, o *HTTPOptions) *HTTPHandler {
+	h := &HTTPHandler{srv: s, sessions: map[string]*httpSession{}, done: make(chan struct{})}
+	if o != nil {
+		h.opts = *o
+	}
+	o = &h.opts
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 4 << 20
+	}
+	if o.MaxConcurrentCalls <= 0 {
+		o.MaxConcurrentCalls = 64
+	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = 1024
+	}
+	if o.SessionIdleTimeout <= 0 {
+		o.SessionIdleTimeout = 30 * time.Minute
+	}
+	if o.KeepAlive <= 0 {
+		o.KeepAlive = 10 * time.Second
+	}
+	if o.AuthToken != "" {
+		h.token = sha256.Sum256([]byte(o.AuthToken))
+	}
+	for _, origin := range o.AllowedOrigins {
+		h.origins = append(h.origins, strings.TrimSuffix(strings.ToLower(origin), "/"))
+	}
+	h.calls = make(chan struct{}, o.MaxConcurrentCalls)
+	return h
+}
+
+// Header names of the transport.
+const (
+	headerSessionID = "Mcp-Session-Id"
+	headerVersion   = "Mcp-Protocol-Version"
+	headerMethod    = "Mcp-Method"
+	headerName      = "Mcp-Name"
+)
+
+// CodeHeaderMismatch answers a revision 2026-07-28 request whose
+// Mcp-Method, Mcp-Name or MCP-Protocol-Version header is missing or does
+// not match its body.
+const CodeHeaderMismatch = -32020
+
+// ServeHTTP implements [http.Handler].
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if msg := h.refuse(r); msg != "" {
+		status := http.StatusForbidden
+		if strings.HasPrefix(msg, "unauthorized") {
+			status = http.StatusUnauthorized
+			w.Header().Set("WWW-Authenticate", `Bearer realm="mcpship"`)
+		}
+		writeError(w, status, nullID, CodeInvalidRequest, msg)
+		return
+	}
+	h.mu.Lock()
+	h.running++
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		h.running--
+		if h.running == 0 && h.drained != nil {
+			close(h.drained)
+			h.drained = nil
+		}
+		h.mu.Unlock()
+	}()
+	if h.closing.Load() {
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, nullID, CodeInternalError, "the server is shutting down; try again later")
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.post(w, r)
+	case http.MethodGet:
+		h.get(w, r)
+	case http.MethodDelete:
+		h.delete(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		writeError(w, http.StatusMethodNotAllowed, nullID, CodeInvalidRequest,
+			fmt.Sprintf("method %s not allowed: send messages with POST", r.Method))
+	}
+}
+
+// refuse returns why a request may not be served, or "".
+func (h *HTTPHandler) refuse(r *http.Request) string {
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && isLoopbackAddr(a) && !isLoopbackHost(r.Host) {
+		return fmt.Sprintf("forbidden: Host %q is not a loopback name; this server listens on loopback and answers only requests to localhost (DNS rebinding protection)", r.Host)
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !h.originAllowed(origin) {
+		return fmt.Sprintf("forbidden: Origin %q is not allowed: only localhost and the allowed origins (mcpship: --allow-origin) may call this server from a browser", origin)
+	}
+	if h.opts.AuthToken != "" {
+		got, ok := bearer(r.Header.Get("Authorization"))
+		sum := sha256.Sum256([]byte(got))
+		if subtle.ConstantTimeCompare(sum[:], h.token[:]) != 1 || !ok {
+			if !ok {
+				return "unauthorized: send the token as \"Authorization: Bearer TOKEN\""
+			}
+			return "unauthorized: the bearer token is wrong"
+		}
+	}
+	return ""
+}
+
+// bearer returns the token of an Authorization header of the Bearer scheme.
+func bearer(v string) (string, bool) {
+	scheme, token, ok := strings.Cut(v, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}
+
+func (h *HTTPHandler) originAllowed(origin string) bool {
+	if u, err := url.Parse(origin); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Path == "" && isLoopbackHost(u.Host) {
+		return true
+	}
+	return slices.Contains(h.origins, strings.TrimSuffix(strings.ToLower(origin), "/"))
+}
+
+func isLoopbackAddr(a net.Addr) bool {
+	if t, ok := a.(*net.TCPAddr); ok {
+		return t.IP.IsLoopback()
+	}
+	return false
+}
+
+// isLoopbackHost reports whether host (with or without a port) names the
+// loopback interface: localhost or a loopback address.
+func isLoopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// probe is what the handler reads of a message before the session does.
+type probe struct {
+	Method string          `json:"method"`
+	ID     json.RawMessage `json:"id"`
+	Params struct {
+		Name json.RawMessage `json:"name"`
+		URI  json.RawMessage `json:"uri"`
+		Meta struct {
+			ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+	} `json:"params"`
+}
+
+// id returns the message's id if it is a legal one, else the null id.
+func (p *probe) id() ID {
+	if validID(p.ID) {
+		return ID{raw: string(p.ID)}
+	}
+	return nullID
+}
+
+func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		writeError(w, http.StatusUnsupportedMediaType, nullID, CodeInvalidRequest,
+			fmt.Sprintf("unsupported Content-Type %q: send a JSON-RPC message as application/json", r.Header.Get("Content-Type")))
+		return
+	}
+	jsonOK, sseOK := accepts(r.Header.Values("Accept"))
+	if !jsonOK && !sseOK {
+		writeError(w, http.StatusNotAcceptable, nullID, CodeInvalidRequest,
+			"not acceptable: the Accept header must list application/json and text/event-stream")
+		return
+	}
+	body, status, msg := h.readBody(w, r)
+	if status != 0 {
+		writeError(w, status, nullID, CodeInvalidRequest, msg)
+		return
+	}
+	var p probe
+	batch := len(body) > 0 && body[0] == '['
+	if !batch {
+		err := json.Unmarshal(body, &p)
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) || (err != nil && len(body) == 0) {
+			writeError(w, http.StatusBadRequest, nullID, CodeParseError, "parse error: "+err.Error())
+			return
+		}
+	}
+	headerV := r.Header.Get(headerVersion)
+	bodyV := p.Params.Meta.ProtocolVersion
+	modern := !batch && ((bodyV != "" && !slices.Contains(legacyVersions, bodyV)) ||
+		(headerV != "" && !slices.Contains(legacyVersions, headerV) && p.Method != "initialize"))
+	if modern {
+		h.postModern(w, r, body, &p, jsonOK, sseOK)
+		return
+	}
+	h.postLegacy(w, r, body, &p, batch, jsonOK, sseOK)
+}
+
+// readBody reads the body up to the limit; on failure it returns the
+// status and message to answer with.
+func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, string) {
+	max := h.opts.MaxBodyBytes
+	tooLarge := fmt.Sprintf("request body too large: the limit is %d bytes", max)
+	if r.ContentLength > max {
+		return nil, http.StatusRequestEntityTooLarge, tooLarge
+	}
+	size := 512
+	if r.ContentLength > 0 {
+		size = int(r.ContentLength) + 1
+	}
+	buf := make([]byte, 0, size)
+	body, err := readAll(http.MaxBytesReader(w, r.Body, max), buf)
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return nil, http.StatusRequestEntityTooLarge, tooLarge
+	case err != nil:
+		return nil, http.StatusBadRequest, "reading the request body: " + err.Error()
+	}
+	return body, 0, ""
+}
+
+// readAll is io.ReadAll into buf.
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+// accepts reports whether an Accept header admits JSON and event
+// streams. No header, or */*, admits both.
+func accepts(values []string) (jsonOK, sseOK bool) {
+	if len(values) == 0 {
+		return true, true
+	}
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			mt, _, _ := strings.Cut(part, ";")
+			switch strings.ToLower(strings.TrimSpace(mt)) {
+			case "application/json", "application/*":
+				jsonOK = true
+			case "text/event-stream", "text/*":
+				sseOK = true
+			case "*/*":
+				jsonOK, sseOK = true, true
+			}
+		}
+	}
+	return jsonOK, sseOK
+}
+
+// postModern serves a request of revision 2026-07-28: it checks the
+// headers against the body and answers it in a session of its own.
+func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []byte, p *probe, jsonOK, sseOK bool) {
+	id := p.id()
+	headerV, bodyV := r.Header.Get(headerVersion), p.Params.Meta.ProtocolVersion
+	switch {
+	case bodyV != "" && headerV != bodyV:
+		writeError(w, http.StatusBadRequest, id, CodeHeaderMismatch,
+			fmt.Sprintf("header mismatch: MCP-Protocol-Version header %q does not match _meta[%q] %q", headerV, metaProtocolVersion, bodyV))
+		return
+	case !slices.Contains(modernVersions, headerV):
+		writeJSON(w, http.StatusBadRequest, newResponse(id, nil, &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
+			Data: map[string]any{"supported": allVersions, "requested": headerV}}))
+		return
+	}
+	if p.ID == nil {
+		// A notification: this revision defines none over HTTP, nor
+		// headers for them; it is accepted.
+	} else if m := r.Header.Get(headerMethod); m != p.Method {
+		msg := fmt.Sprintf("header mismatch: Mcp-Method header %q does not match the body's method %q", m, p.Method)
+		if m == "" {
+			msg = fmt.Sprintf("header mismatch: the Mcp-Method header is missing; send Mcp-Method: %s", p.Method)
+		}
+		writeError(w, http.StatusBadRequest, id, CodeHeaderMismatch, msg)
+		return
+	}
+	if msg := checkName(r.Header, p); msg != "" && p.ID != nil {
+		writeError(w, http.StatusBadRequest, id, CodeHeaderMismatch, msg)
+		return
+	}
+	release, ok := h.admit(w, p)
+	if !ok {
+		return
+	}
+	defer release()
+	ss := newSessionCtx(h.srv, r.Context())
+	defer ss.cancel()
+	ss.stateless = true
+	ss.maxCalls = math.MaxInt
+	ex := newExchange(h, w, true, jsonOK, sseOK)
+	if c := ss.dispatchMessage(body, ex); c != nil {
+		ss.run(c)
+	}
+	ex.wait(r.Context())
+	ex.finish()
+}
+
+// checkName compares the Mcp-Name header with the name or uri of the
+// request's params, for the methods that have one.
+func checkName(hdr http.Header, p *probe) string {
+	var field json.RawMessage
+	switch p.Method {
+	case "tools/call", "prompts/get":
+		field = p.Params.Name
+	case "resources/read":
+		field = p.Params.URI
+	default:
+		return ""
+	}
+	var want string
+	if json.Unmarshal(field, &want) != nil {
+		return "" // the session answers a name that is not a string
+	}
+	vals, sent := hdr[http.CanonicalHeaderKey(headerName)]
+	if !sent || len(vals) == 0 {
+		return fmt.Sprintf("header mismatch: the Mcp-Name header is missing; send Mcp-Name: %s", want)
+	}
+	got := strings.TrimSpace(vals[0])
+	if enc, ok := strings.CutPrefix(got, "=?base64?"); ok && strings.HasSuffix(enc, "?=") {
+		b, err := base64.StdEncoding.DecodeString(strings.TrimSuffix(enc, "?="))
+		if err != nil {
+			return fmt.Sprintf("header mismatch: the Mcp-Name header %q is not valid base64", got)
+		}
+		got = string(b)
+	}
+	if got != want {
+		return fmt.Sprintf("header mismatch: Mcp-Name header %q does not match the body's %q", got, want)
+	}
+	return ""
+}
+
+// admit takes a call slot for a tools/call; when none is free it answers
+// 503 and returns false.
+func (h *HTTPHandler) admit(w http.ResponseWriter, p *probe) (release func(), ok bool) {
+	if p.Method != "tools/call" {
+		return func() {}, true
+	}
+	select {
+	case h.calls <- struct{}{}:
+		return func() { <-h.calls }, true
+	default:
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, p.id(), CodeInternalError,
+			fmt.Sprintf("server busy: %d tool calls are running, the most it runs at once; try again shortly", h.opts.MaxConcurrentCalls))
+		return nil, false
+	}
+}
+
+// postLegacy serves a message of revisions 2025-03-26 to 2025-11-25 in
+// its session, minting one at initialize.
+func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []byte, p *probe, batch, jsonOK, sseOK bool) {
+	id := p.id()
+	if v := r.Header.Get(headerVersion); v != "" && p.Method != "initialize" && !slices.Contains(legacyVersions, v) {
+		writeJSON(w, http.StatusBadRequest, newResponse(id, nil, &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
+			Data: map[string]any{"supported": allVersions, "requested": v}}))
+		return
+	}
+	sid := r.Header.Get(headerSessionID)
+	var hs *httpSession
+	switch {
+	case sid != "":
+		if hs = h.use(sid); hs == nil {
+			writeError(w, http.StatusNotFound, id, CodeInvalidRequest, "session not found: it ended or expired; send initialize to start a new one")
+			return
+		}
+		defer h.unuse(hs)
+	case !batch && p.Method == "initialize":
+		if hs = h.newSession(); hs == nil {
+			w.Header().Set("Retry-After", "5")
+			writeError(w, http.StatusServiceUnavailable, id, CodeInternalError,
+				fmt.Sprintf("too many sessions: %d are open, the most this server keeps; try again later", h.opts.MaxSessions))
+			return
+		}
+	default:
+		writeError(w, http.StatusBadRequest, id, CodeInvalidRequest,
+			"bad request: the Mcp-Session-Id header is missing; send initialize first and then the session id it returns, or (revision 2026-07-28) carry _meta and the MCP-Protocol-Version header")
+		return
+	}
+	release, ok := h.admit(w, p)
+	if !ok {
+		if sid == "" {
+			h.discard(hs)
+		}
+		return
+	}
+	defer release()
+	ex := newExchange(h, w, false, jsonOK, sseOK)
+	hs.dispatch.Lock()
+	c := hs.ss.dispatchMessage(body, ex)
+	initialized := hs.ss.initialized
+	hs.dispatch.Unlock()
+	if sid == "" {
+		if !initialized {
+			h.discard(hs)
+		} else if h.add(hs) {
+			w.Header().Set(headerSessionID, hs.id)
+			defer h.unuse(hs)
+		} else {
+			ex.ended = true // the reply is dropped: the session was not kept
+			w.Header().Set("Retry-After", "5")
+			writeError(w, http.StatusServiceUnavailable, id, CodeInternalError,
+				fmt.Sprintf("too many sessions: %d are open, the most this server keeps; try again later", h.opts.MaxSessions))
+			return
+		}
+	}
+	if c != nil {
+		hs.ss.run(c)
+	}
+	ex.wait(r.Context())
+	ex.finish()
+}
+
+// newSession returns a session that is not yet kept, or nil when as many
+// as MaxSessions are kept.
+func (h *HTTPHandler) newSession() *httpSession {
+	h.mu.Lock()
+	full := len(h.sessions) >= h.opts.MaxSessions
+	h.mu.Unlock()
+	if full {
+		h.sweep()
+		h.mu.Lock()
+		full = len(h.sessions) >= h.opts.MaxSessions
+		h.mu.Unlock()
+		if full {
+			return nil
+		}
+	}
+	var b [16]byte
+	rand.Read(b[:])
+	ss := newSessionCtx(h.srv, context.Background())
+	ss.maxCalls = math.MaxInt
+	return &httpSession{id: base64.RawURLEncoding.EncodeToString(b[:]), ss: ss}
+}
+
+// add keeps a new session, in use by the request that made it; false when
+// MaxSessions are kept already.
+func (h *HTTPHandler) add(hs *httpSession) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.sessions) >= h.opts.MaxSessions || h.closing.Load() {
+		hs.ss.cancel()
+		return false
+	}
+	hs.active = 1
+	h.sessions[hs.id] = hs
+	if h.sweeper == nil {
+		h.sweeper = time.AfterFunc(h.sweepEvery(), h.sweepAndRearm)
+	}
+	return true
+}
+
+func (h *HTTPHandler) discard(hs *httpSession) { hs.ss.cancel() }
+
+// use returns the kept session of id, marked in use, or nil.
+func (h *HTTPHandler) use(id string) *httpSession {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	hs := h.sessions[id]
+	if hs != nil {
+		hs.active++
+	}
+	return hs
+}
+
+func (h *HTTPHandler) unuse(hs *httpSession) {
+	h.mu.Lock()
+	hs.active--
+	hs.last = time.Now()
+	h.mu.Unlock()
+}
+
+func (h *HTTPHandler) sweepEvery() time.Duration {
+	return max(h.opts.SessionIdleTimeout/4, 100*time.Millisecond)
+}
+
+func (h *HTTPHandler) sweepAndRearm() {
+	h.sweep()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.sessions) == 0 || h.closing.Load() {
+		h.sweeper = nil
+		return
+	}
+	h.sweeper.Reset(h.sweepEvery())
+}
+
+// sweep ends the sessions idle for longer than SessionIdleTimeout.
+func (h *HTTPHandler) sweep() {
+	now := time.Now()
+	h.mu.Lock()
+	var idle []*httpSession
+	for id, hs := range h.sessions {
+		if hs.active == 0 && now.Sub(hs.last) > h.opts.SessionIdleTimeout {
+			delete(h.sessions, id)
+			idle = append(idle, hs)
+		}
+	}
+	h.mu.Unlock()
+	for _, hs := range idle {
+		h.srv.log.Info("idle session ended", "idle", h.opts.SessionIdleTimeout)
+		hs.end()
+	}
+}
+
+// end stops the session: nothing more is dispatched, running calls are
+// cancelled and its stream ends.
+func (hs *httpSession) end() {
+	hs.ss.mu.Lock()
+	hs.ss.stopping = true
+	hs.ss.mu.Unlock()
+	hs.ss.cancel()
+}
+
+// legacySession returns the session a GET or DELETE names; on failure it
+// has answered.
+func (h *HTTPHandler) legacySession(w http.ResponseWriter, r *http.Request) *httpSession {
+	sid := r.Header.Get(headerSessionID)
+	v := r.Header.Get(headerVersion)
+	if sid == "" || (v != "" && !slices.Contains(legacyVersions, v)) {
+		w.Header().Set("Allow", "POST")
+		writeError(w, http.StatusMethodNotAllowed, nullID, CodeInvalidRequest,
+			fmt.Sprintf("method %s not allowed without a session: revision 2026-07-28 has no sessions and no GET stream; send requests with POST", r.Method))
+		return nil
+	}
+	hs := h.use(sid)
+	if hs == nil {
+		writeError(w, http.StatusNotFound, nullID, CodeInvalidRequest, "session not found: it ended or expired; send initialize to start a new one")
+	}
+	return hs
+}
+
+// get serves a legacy session's stream of messages from the server. This
+// server sends none outside replies, so it carries only comments, which
+// keep it open, until the client closes it or the session ends.
+func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
+	hs := h.legacySession(w, r)
+	if hs == nil {
+		return
+	}
+	defer h.unuse(hs)
+	if _, sseOK := accepts(r.Header.Values("Accept")); !sseOK {
+		writeError(w, http.StatusNotAcceptable, nullID, CodeInvalidRequest, "not acceptable: the GET stream is text/event-stream; list it in Accept")
+		return
+	}
+	h.mu.Lock()
+	busy := hs.stream
+	hs.stream = true
+	h.mu.Unlock()
+	if busy {
+		writeError(w, http.StatusConflict, nullID, CodeInvalidRequest, "conflict: the session's GET stream is open already")
+		return
+	}
+	defer func() {
+		h.mu.Lock()
+		hs.stream = false
+		h.mu.Unlock()
+	}()
+	rc := http.NewResponseController(w)
+	startStream(w)
+	if rc.Flush() != nil {
+		return
+	}
+	tick := time.NewTicker(h.opts.KeepAlive)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-hs.ss.ctx.Done():
+			return
+		case <-h.done:
+			return
+		case <-tick.C:
+			if _, err := io.WriteString(w, ": keep-alive\n\n"); err != nil || rc.Flush() != nil {
+				return
+			}
+		}
+	}
+}
+
+// delete ends a legacy session.
+func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
+	hs := h.legacySession(w, r)
+	if hs == nil {
+		return
+	}
+	h.mu.Lock()
+	hs.active--
+	delete(h.sessions, hs.id)
+	h.mu.Unlock()
+	hs.end()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// Shutdown stops the handler: new requests get 503, GET streams end at
+// once, and the calls running get until ctx is done to finish; then they
+// are cancelled and every session ends. It returns ctx's error when calls
+// were cancelled.
+func (h *HTTPHandler) Shutdown(ctx context.Context) error {
+	if h.closing.Swap(true) {
+		return nil
+	}
+	close(h.done)
+	finished := make(chan struct{})
+	h.mu.Lock()
+	if h.running == 0 {
+		close(finished)
+	} else {
+		h.drained = finished
+	}
+	h.mu.Unlock()
+	var err error
+	select {
+	case <-finished:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	h.mu.Lock()
+	sessions := h.sessions
+	h.sessions = map[string]*httpSession{}
+	if h.sweeper != nil {
+		h.sweeper.Stop()
+		h.sweeper = nil
+	}
+	h.mu.Unlock()
+	for _, hs := range sessions {
+		hs.end()
+	}
+	return err
+}
+
+// startStream writes the headers of an event stream and a first comment,
+// which makes proxies that hold the headers until data comes pass them on.
+func startStream(w http.ResponseWriter) {
+	hdr := w.Header()
+	hdr.Set("Content-Type", "text/event-stream")
+	hdr.Set("Cache-Control", "no-cache")
+	hdr.Set("X-Accel-Buffering", "no")
+	hdr.Del("Content-Length")
+	w.WriteHeader(http.StatusOK)
+	io.WriteString(w, ": stream open\n\n")
+}
+
+// writeError answers with a JSON-RPC error.
+func writeError(w http.ResponseWriter, status int, id ID, code int, msg string) {
+	writeJSON(w, status, newResponse(id, nil, &Error{Code: code, Message: msg}))
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := encodeLine(v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	writeBody(w, status, b)
+}
+
+func writeBody(w http.ResponseWriter, status int, b []byte) {
+	hdr := w.Header()
+	hdr.Set("Content-Type", "application/json")
+	hdr.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// exchange is the sink of one POST: it keeps the reply until the request's
+// calls have ended, then answers with it as JSON; a notification, a call
+// that runs past KeepAlive, or a client that accepts only event streams
+// turns the response into an event stream, which carries the
+// notifications, comments while calls run, and the reply.
+type exchange struct {
+	h      *HTTPHandler
+	w      http.ResponseWriter
+	modern bool
+	jsonOK bool
+	sseOK  bool
+
+	mu        sync.Mutex
+	calls     int           // calls open
+	idle      chan struct{} // closed when calls drops to 0, if wait waits
+	reply     []byte        // the reply, while not streaming
+	code      int           // its error code, 0 for a result
+	streaming bool
+	ended     bool // the handler has answered: drop everything
+	timer     *time.Timer
+}
+
+func newExchange(h *HTTPHandler, w http.ResponseWriter, modern, jsonOK, sseOK bool) *exchange {
+	return &exchange{h: h, w: w, modern: modern, jsonOK: jsonOK, sseOK: sseOK}
+}
+
+func (ex *exchange) put(v any, _ bool) error {
+	b, err := encodeLine(v)
+	if err != nil {
+		return err
+	}
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	if ex.ended {
+		return nil
+	}
+	if _, note := v.(*notification); note {
+		if !ex.sseOK {
+			return nil // a client that takes only JSON gets the reply alone
+		}
+		ex.event(b)
+		return nil
+	}
+	if ex.streaming || ex.reply != nil {
+		ex.event(b)
+		return nil
+	}
+	ex.reply = b
+	if r, ok := v.(*response); ok && r.Error != nil {
+		ex.code = r.Error.Code
+	}
+	return nil
+}
+
+// event writes b as an event, starting the stream first; the caller holds
+// mu.
+func (ex *exchange) event(b []byte) {
+	ex.stream()
+	if ex.reply != nil {
+		ex.writeEvent(ex.reply)
+		ex.reply = nil
+	}
+	ex.writeEvent(b)
+	http.NewResponseController(ex.w).Flush()
+}
+
+func (ex *exchange) stream() {
+	if !ex.streaming {
+		ex.streaming = true
+		startStream(ex.w)
+	}
+}
+
+func (ex *exchange) writeEvent(b []byte) {
+	ex.w.Write(append(append([]byte("event: message\ndata: "), b...), '\n'))
+}
+
+func (ex *exchange) open() {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	ex.calls++
+	if ex.sseOK && ex.timer == nil {
+		ex.timer = time.AfterFunc(ex.h.opts.KeepAlive, ex.keepAlive)
+	}
+}
+
+func (ex *exchange) done() {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	ex.calls--
+	if ex.calls == 0 && ex.idle != nil {
+		close(ex.idle)
+		ex.idle = nil
+	}
+}
+
+// keepAlive turns the response into a stream while calls run, and writes
+// a comment on it every KeepAlive.
+func (ex *exchange) keepAlive() {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	if ex.ended || ex.calls == 0 {
+		return
+	}
+	if ex.streaming {
+		io.WriteString(ex.w, ": keep-alive\n\n")
+	} else {
+		ex.stream()
+	}
+	http.NewResponseController(ex.w).Flush()
+	ex.timer.Reset(ex.h.opts.KeepAlive)
+}
+
+// wait waits for the calls of the exchange to end, or ctx.
+func (ex *exchange) wait(ctx context.Context) {
+	ex.mu.Lock()
+	if ex.calls == 0 {
+		ex.mu.Unlock()
+		return
+	}
+	idle := make(chan struct{})
+	ex.idle = idle
+	ex.mu.Unlock()
+	select {
+	case <-idle:
+	case <-ctx.Done():
+	}
+}
+
+// finish answers: the reply as JSON (with the status its error calls for),
+// or the end of the stream, or 202 when there is no reply.
+func (ex *exchange) finish() {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	if ex.ended {
+		return
+	}
+	ex.ended = true
+	if ex.timer != nil {
+		ex.timer.Stop()
+	}
+	switch {
+	case ex.streaming:
+		if ex.reply != nil {
+			ex.writeEvent(ex.reply)
+		}
+	case ex.reply != nil && !ex.jsonOK:
+		startStream(ex.w)
+		ex.writeEvent(ex.reply)
+	case ex.reply != nil:
+		writeBody(ex.w, ex.status(), ex.reply)
+	default:
+		ex.w.WriteHeader(http.StatusAccepted)
+	}
+}
+
+// status is the HTTP status of a JSON reply. Revision 2026-07-28 gives
+// errors statuses of their own; earlier revisions answer 200 but for
+// messages that are not JSON.
+func (ex *exchange) status() int {
+	switch {
+	case ex.code == CodeParseError:
+		return http.StatusBadRequest
+	case !ex.modern:
+		return http.StatusOK
+	case ex.code == CodeMethodNotFound:
+		return http.StatusNotFound
+	case ex.code == CodeInvalidParams, ex.code == CodeInvalidRequest, ex.code == CodeUnsupportedProtocolVersion,
+		ex.code == CodeHeaderMismatch, ex.code == codeMissingCapability:
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
+}
+
+// codeMissingCapability is revision 2026-07-28's
+// MissingRequiredClientCapabilityError.
+const codeMissingCapability = -32021

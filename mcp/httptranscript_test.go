@@ -1,0 +1,216 @@
+package mcp
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// An HTTP transcript is a golden exchange over the Streamable HTTP
+// transport, one file in testdata/http/*.txt: requests the client sends
+// ("> " lines: the method, headers, an empty line, the body) each followed
+// by the response the handler must give ("< " lines: the status, the
+// headers of interest (transcriptHeaders), an empty line, the body as it
+// is, event streams included):
+//
+//	# comment
+//	option token s3cret
+//	> POST
+//	> Content-Type: application/json
+//	>
+//	> {"jsonrpc":"2.0","id":1,"method":"ping"}
+//	< 400
+//	< Content-Type: application/json
+//	<
+//	< {"jsonrpc":"2.0","id":1,...}
+//
+// {SESSION} stands for the Mcp-Session-Id the handler minted last, in
+// requests and responses; {BIG:n} in a body for n bytes of 'x'. Options:
+// token, allow-origin, max-body-bytes, max-sessions, max-concurrent-calls.
+type httpTranscript struct {
+	opts      HTTPOptions
+	header    []string // the lines before the first exchange
+	exchanges []httpExchange
+}
+
+type httpExchange struct {
+	before  []string // comment and blank lines before it
+	request []string
+	want    []string
+}
+
+// transcriptHeaders are the response headers a transcript records.
+var transcriptHeaders = []string{"Allow", "Cache-Control", "Content-Type", "Mcp-Session-Id", "Retry-After", "Www-Authenticate", "X-Accel-Buffering"}
+
+func TestHTTPTranscripts(t *testing.T) {
+	files, err := filepath.Glob("testdata/http/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no transcripts in testdata/http: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
+			tr := readHTTPTranscript(t, file)
+			h := NewHTTPHandler(newTestServer(t, nil), &tr.opts)
+			srv := httptest.NewServer(h)
+			defer srv.Close()
+			session := ""
+			var got [][]string
+			for i, ex := range tr.exchanges {
+				resp := doTranscriptRequest(t, srv.URL, ex.request, session)
+				lines := responseLines(t, resp, &session)
+				got = append(got, lines)
+				if !*update && strings.Join(lines, "\n") != strings.Join(ex.want, "\n") {
+					t.Errorf("exchange %d (%s):\ngot:\n%s\nwant:\n%s", i+1, ex.request[0], prefixed("< ", lines), prefixed("< ", ex.want))
+				}
+			}
+			if *update {
+				writeHTTPTranscript(t, file, tr, got)
+			}
+		})
+	}
+}
+
+func prefixed(p string, lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(strings.TrimRight(p+l, " ") + "\n")
+	}
+	return b.String()
+}
+
+func readHTTPTranscript(t *testing.T, file string) *httpTranscript {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &httpTranscript{}
+	var cur *httpExchange
+	var pending []string
+	for n, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		switch {
+		case line == ">" || strings.HasPrefix(line, "> "):
+			if cur == nil || len(cur.want) > 0 {
+				tr.exchanges = append(tr.exchanges, httpExchange{before: pending})
+				cur = &tr.exchanges[len(tr.exchanges)-1]
+				pending = nil
+			}
+			cur.request = append(cur.request, strings.TrimPrefix(strings.TrimPrefix(line, ">"), " "))
+		case line == "<" || strings.HasPrefix(line, "< "):
+			if cur == nil {
+				t.Fatalf("%s:%d: a response before any request", file, n+1)
+			}
+			cur.want = append(cur.want, strings.TrimPrefix(strings.TrimPrefix(line, "<"), " "))
+		case cur == nil:
+			tr.header = append(tr.header, line)
+			if f := strings.Fields(line); len(f) == 3 && f[0] == "option" {
+				setHTTPOption(t, &tr.opts, f[1], f[2])
+			}
+		case line == "" || strings.HasPrefix(line, "#"):
+			pending = append(pending, line)
+		default:
+			t.Fatalf("%s:%d: unexpected line %q", file, n+1, line)
+		}
+	}
+	return tr
+}
+
+func setHTTPOption(t *testing.T, o *HTTPOptions, name, value string) {
+	n, _ := strconv.Atoi(value)
+	switch name {
+	case "token":
+		o.AuthToken = value
+	case "allow-origin":
+		o.AllowedOrigins = append(o.AllowedOrigins, value)
+	case "max-body-bytes":
+		o.MaxBodyBytes = int64(n)
+	case "max-sessions":
+		o.MaxSessions = n
+	case "max-concurrent-calls":
+		o.MaxConcurrentCalls = n
+	default:
+		t.Fatalf("unknown option %q", name)
+	}
+}
+
+// doTranscriptRequest sends the request that lines describe.
+func doTranscriptRequest(t *testing.T, url string, lines []string, session string) *http.Response {
+	method, path, _ := strings.Cut(lines[0], " ")
+	i := 1
+	hdr := http.Header{}
+	for ; i < len(lines) && lines[i] != ""; i++ {
+		name, value, ok := strings.Cut(lines[i], ":")
+		if !ok {
+			t.Fatalf("request header %q has no colon", lines[i])
+		}
+		hdr.Add(name, strings.ReplaceAll(strings.TrimSpace(value), "{SESSION}", session))
+	}
+	body := ""
+	if i < len(lines) {
+		body = expandBig(strings.Join(lines[i+1:], "\n"))
+	}
+	req, err := http.NewRequest(method, url+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := hdr.Get("Host"); h != "" {
+		req.Host = h
+		hdr.Del("Host")
+	}
+	req.Header = hdr
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// responseLines renders a response as a transcript records it, keeping a
+// new session id in session.
+func responseLines(t *testing.T, resp *http.Response, session *string) []string {
+	defer resp.Body.Close()
+	lines := []string{strconv.Itoa(resp.StatusCode)}
+	if sid := resp.Header.Get(headerSessionID); sid != "" {
+		*session = sid
+	}
+	for _, name := range transcriptHeaders {
+		for _, v := range resp.Header.Values(name) {
+			if name == headerSessionID {
+				v = "{SESSION}"
+			}
+			lines = append(lines, fmt.Sprintf("%s: %s", name, v))
+		}
+	}
+	lines = append(lines, "")
+	body, err := io.ReadAll(bufio.NewReader(resp.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(body) > 0 {
+		lines = append(lines, strings.Split(strings.TrimSuffix(string(body), "\n"), "\n")...)
+	}
+	return lines
+}
+
+func writeHTTPTranscript(t *testing.T, file string, tr *httpTranscript, got [][]string) {
+	var b strings.Builder
+	for _, l := range tr.header {
+		b.WriteString(l + "\n")
+	}
+	for i, ex := range tr.exchanges {
+		for _, l := range ex.before {
+			b.WriteString(l + "\n")
+		}
+		b.WriteString(prefixed("> ", ex.request))
+		b.WriteString(prefixed("< ", got[i]))
+	}
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
