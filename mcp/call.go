@@ -24,6 +24,11 @@ type CallRequest struct {
 	Arguments json.RawMessage
 	// ProtocolVersion is the revision the client speaks.
 	ProtocolVersion string
+	// ClientCapabilities is the JSON object of capabilities the client
+	// declared: at initialize, or (revision 2026-07-28) in the request's
+	// _meta. A handler that needs one the client lacks returns an [*Error]
+	// with [CodeMissingClientCapability].
+	ClientCapabilities json.RawMessage
 
 	ss            *session
 	to            sink // where its reply and notifications go
@@ -119,7 +124,7 @@ func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
 		ss.reply(id, nil, errorf(CodeInvalidParams, "unknown tool %q: call tools/list for the tools this server has", p.Name))
 		return
 	}
-	req := &CallRequest{Name: p.Name, Arguments: p.Arguments, ss: ss, to: ss.to, id: id, logLevel: ss.logLevel}
+	req := &CallRequest{Name: p.Name, Arguments: p.Arguments, ClientCapabilities: ss.clientCaps, ss: ss, to: ss.to, id: id, logLevel: ss.logLevel}
 	if v := ss.version; v != "" {
 		req.ProtocolVersion = v
 	}
@@ -127,6 +132,7 @@ func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
 		req.progressToken = p.Meta.ProgressToken
 		if meta != nil {
 			req.ProtocolVersion = meta.ProtocolVersion
+			req.ClientCapabilities = meta.ClientCapabilities
 			req.logLevel = levelOff
 			if meta.LogLevel != nil {
 				req.logLevel = meta.LogLevel.rank()

@@ -40,7 +40,9 @@ type HTTPOptions struct {
 	// clients; a call past it gets 503 with Retry-After. Default 64.
 	MaxConcurrentCalls int
 	// MaxSessions bounds the sessions of legacy clients (revisions
-	// 2025-03-26 to 2025-11-25) open at once; an initialize past it gets
+	// 2025-03-26 to 2025-11-25) kept at once. An initialize past it ends
+	// the session idle longest, whose client gets 404 and initializes
+	// again; when every session has a request or stream open, it gets
 	// 503. Default 1024.
 	MaxSessions int
 	// SessionIdleTimeout ends a legacy session that has had no request or
@@ -478,12 +480,11 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 			writeError(w, http.StatusNotFound, id, CodeInvalidRequest, "session not found: it ended or expired; send initialize to start a new one")
 			return
 		}
-		defer h.unuse(hs)
 	case !batch && p.Method == "initialize":
 		if hs = h.newSession(); hs == nil {
 			w.Header().Set("Retry-After", "5")
 			writeError(w, http.StatusServiceUnavailable, id, CodeInternalError,
-				fmt.Sprintf("too many sessions: %d are open, the most this server keeps; try again later", h.opts.MaxSessions))
+				fmt.Sprintf("too many sessions: all %d that this server keeps are in use; try again later", h.opts.MaxSessions))
 			return
 		}
 	default:
@@ -495,6 +496,8 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 	if !ok {
 		if sid == "" {
 			h.discard(hs)
+		} else {
+			h.unuse(hs)
 		}
 		return
 	}
@@ -509,12 +512,11 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 			h.discard(hs)
 		} else if h.add(hs) {
 			w.Header().Set(headerSessionID, hs.id)
-			defer h.unuse(hs)
 		} else {
 			ex.ended = true // the reply is dropped: the session was not kept
 			w.Header().Set("Retry-After", "5")
 			writeError(w, http.StatusServiceUnavailable, id, CodeInternalError,
-				fmt.Sprintf("too many sessions: %d are open, the most this server keeps; try again later", h.opts.MaxSessions))
+				fmt.Sprintf("too many sessions: all %d that this server keeps are in use; try again later", h.opts.MaxSessions))
 			return
 		}
 	}
@@ -522,29 +524,59 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 		hs.ss.run(c)
 	}
 	ex.wait(r.Context())
+	if initialized || sid != "" {
+		// Before the answer, so that the client's next request finds the
+		// session idle, as it is.
+		h.unuse(hs)
+	}
 	ex.finish()
 }
 
 // newSession returns a session that is not yet kept, or nil when as many
-// as MaxSessions are kept.
+// as MaxSessions are kept and all of them are in use.
 func (h *HTTPHandler) newSession() *httpSession {
-	h.mu.Lock()
-	full := len(h.sessions) >= h.opts.MaxSessions
-	h.mu.Unlock()
-	if full {
-		h.sweep()
-		h.mu.Lock()
-		full = len(h.sessions) >= h.opts.MaxSessions
-		h.mu.Unlock()
-		if full {
-			return nil
-		}
+	if !h.makeRoom() {
+		return nil
 	}
 	var b [16]byte
 	rand.Read(b[:])
 	ss := newSessionCtx(h.srv, context.Background())
 	ss.maxCalls = math.MaxInt
 	return &httpSession{id: base64.RawURLEncoding.EncodeToString(b[:]), ss: ss}
+}
+
+// makeRoom makes sure a session can be kept: when MaxSessions are, it ends
+// those idle past the timeout and then, if none was, the one idle longest
+// (its client gets 404 and initializes again). It reports false when
+// every kept session is in use.
+func (h *HTTPHandler) makeRoom() bool {
+	h.mu.Lock()
+	full := len(h.sessions) >= h.opts.MaxSessions
+	h.mu.Unlock()
+	if !full {
+		return true
+	}
+	h.sweep()
+	h.mu.Lock()
+	var oldest *httpSession
+	if len(h.sessions) >= h.opts.MaxSessions {
+		for _, hs := range h.sessions {
+			if hs.active == 0 && (oldest == nil || hs.last.Before(oldest.last)) {
+				oldest = hs
+			}
+		}
+		if oldest == nil {
+			h.mu.Unlock()
+			return false
+		}
+		delete(h.sessions, oldest.id)
+	}
+	h.mu.Unlock()
+	if oldest != nil {
+		h.srv.log.Info("session limit reached; the session idle longest was ended", "limit", h.opts.MaxSessions)
+		oldest.end()
+	}
+	return true
 }
 
 // add keeps a new session, in use by the request that made it; false when
@@ -946,12 +978,8 @@ func (ex *exchange) status() int {
 	case ex.code == CodeMethodNotFound:
 		return http.StatusNotFound
 	case ex.code == CodeInvalidParams, ex.code == CodeInvalidRequest, ex.code == CodeUnsupportedProtocolVersion,
-		ex.code == CodeHeaderMismatch, ex.code == codeMissingCapability:
+		ex.code == CodeHeaderMismatch, ex.code == CodeMissingClientCapability:
 		return http.StatusBadRequest
 	}
 	return http.StatusOK
 }
-
-// codeMissingCapability is revision 2026-07-28's
-// MissingRequiredClientCapabilityError.
-const codeMissingCapability = -32021

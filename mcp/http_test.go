@@ -236,3 +236,86 @@ func TestHTTPShutdown(t *testing.T) {
 		t.Errorf("Shutdown: %v", err)
 	}
 }
+
+// TestHTTPSessionsInUse checks that when every session the handler keeps
+// is in use (here, its GET stream is open), an initialize gets 503 rather
+// than ending one of them.
+func TestHTTPSessionsInUse(t *testing.T) {
+	srv := httptest.NewServer(NewHTTPHandler(newTestServer(t, nil), &HTTPOptions{MaxSessions: 1}))
+	defer srv.Close()
+	initialize := func() *http.Response {
+		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	sid := initialize().Header.Get("Mcp-Session-Id")
+	get, _ := http.NewRequest("GET", srv.URL, nil)
+	get.Header.Set("Mcp-Session-Id", sid)
+	get.Header.Set("Accept", "text/event-stream")
+	stream, err := http.DefaultClient.Do(get)
+	if err != nil || stream.StatusCode != 200 {
+		t.Fatalf("GET stream: %v %v", stream, err)
+	}
+	// The stream is open once its first comment arrives.
+	if line, err := bufio.NewReader(stream.Body).ReadString('\n'); err != nil || line != ": stream open\n" {
+		t.Fatalf("GET stream began %q, %v", line, err)
+	}
+	if resp := initialize(); resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("initialize with the one session in use: %d, want 503 with Retry-After", resp.StatusCode)
+	}
+	stream.Body.Close()
+}
+
+// TestClientCapabilities checks that a handler sees the capabilities the
+// client declared, at initialize (legacy) or in _meta (2026-07-28), and
+// that CodeMissingClientCapability is answered with 400 over HTTP.
+func TestClientCapabilities(t *testing.T) {
+	s := NewServer(Implementation{Name: "t", Version: "0"}, nil)
+	s.AddTool(Tool{Name: "needs_sampling"}, func(_ context.Context, req *CallRequest) (*CallToolResult, error) {
+		var caps map[string]json.RawMessage
+		json.Unmarshal(req.ClientCapabilities, &caps)
+		if _, ok := caps["sampling"]; !ok {
+			return nil, &Error{Code: CodeMissingClientCapability, Message: "needs sampling", Data: map[string]any{"requiredCapabilities": map[string]any{"sampling": map[string]any{}}}}
+		}
+		return TextResult(string(req.ClientCapabilities)), nil
+	})
+	srv := httptest.NewServer(NewHTTPHandler(s, nil))
+	defer srv.Close()
+	do := func(body string, hdr map[string]string) (int, string) {
+		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
+			hdr["Mcp-Session-Id"] = sid
+		}
+		return resp.StatusCode, string(b)
+	}
+	modern := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "needs_sampling"}
+	call := func(caps string) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"needs_sampling","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps + `}}}`
+	}
+	if status, body := do(call(`{}`), modern); status != 400 || !strings.Contains(body, `"code":-32021`) || !strings.Contains(body, `"requiredCapabilities":{"sampling":{}}`) {
+		t.Errorf("without sampling: %d %s", status, body)
+	}
+	if status, body := do(call(`{"sampling":{}}`), modern); status != 200 || !strings.Contains(body, `{\"sampling\":{}}`) {
+		t.Errorf("with sampling: %d %s", status, body)
+	}
+	legacy := map[string]string{}
+	do(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{}},"clientInfo":{"name":"t","version":"0"}}}`, legacy)
+	if status, body := do(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"needs_sampling"}}`, legacy); status != 200 || !strings.Contains(body, `{\"sampling\":{}}`) {
+		t.Errorf("legacy, declared at initialize: %d %s", status, body)
+	}
+}

@@ -32,7 +32,7 @@ import (
 //	< {"jsonrpc":"2.0","id":1,...}
 //
 // {SESSION} stands for the Mcp-Session-Id the handler minted last, in
-// requests and responses; {BIG:n} in a body for n bytes of 'x'. Options:
+// requests and responses, and {SESSION-1} in requests for the one before; {BIG:n} in a body for n bytes of 'x'. Options:
 // token, allow-origin, max-body-bytes, max-sessions, max-concurrent-calls.
 type httpTranscript struct {
 	opts      HTTPOptions
@@ -60,11 +60,11 @@ func TestHTTPTranscripts(t *testing.T) {
 			h := NewHTTPHandler(newTestServer(t, nil), &tr.opts)
 			srv := httptest.NewServer(h)
 			defer srv.Close()
-			session := ""
+			var sessions []string
 			var got [][]string
 			for i, ex := range tr.exchanges {
-				resp := doTranscriptRequest(t, srv.URL, ex.request, session)
-				lines := responseLines(t, resp, &session)
+				resp := doTranscriptRequest(t, srv.URL, ex.request, sessions)
+				lines := responseLines(t, resp, &sessions)
 				got = append(got, lines)
 				if !*update && strings.Join(lines, "\n") != strings.Join(ex.want, "\n") {
 					t.Errorf("exchange %d (%s):\ngot:\n%s\nwant:\n%s", i+1, ex.request[0], prefixed("< ", lines), prefixed("< ", ex.want))
@@ -140,7 +140,7 @@ func setHTTPOption(t *testing.T, o *HTTPOptions, name, value string) {
 }
 
 // doTranscriptRequest sends the request that lines describe.
-func doTranscriptRequest(t *testing.T, url string, lines []string, session string) *http.Response {
+func doTranscriptRequest(t *testing.T, url string, lines []string, sessions []string) *http.Response {
 	method, path, _ := strings.Cut(lines[0], " ")
 	i := 1
 	hdr := http.Header{}
@@ -149,7 +149,13 @@ func doTranscriptRequest(t *testing.T, url string, lines []string, session strin
 		if !ok {
 			t.Fatalf("request header %q has no colon", lines[i])
 		}
-		hdr.Add(name, strings.ReplaceAll(strings.TrimSpace(value), "{SESSION}", session))
+		value = strings.TrimSpace(value)
+		for i, placeholder := range []string{"{SESSION}", "{SESSION-1}"} {
+			if n := len(sessions) - 1 - i; n >= 0 {
+				value = strings.ReplaceAll(value, placeholder, sessions[n])
+			}
+		}
+		hdr.Add(name, value)
 	}
 	body := ""
 	if i < len(lines) {
@@ -172,12 +178,12 @@ func doTranscriptRequest(t *testing.T, url string, lines []string, session strin
 }
 
 // responseLines renders a response as a transcript records it, keeping a
-// new session id in session.
-func responseLines(t *testing.T, resp *http.Response, session *string) []string {
+// new session id in sessions.
+func responseLines(t *testing.T, resp *http.Response, sessions *[]string) []string {
 	defer resp.Body.Close()
 	lines := []string{strconv.Itoa(resp.StatusCode)}
 	if sid := resp.Header.Get(headerSessionID); sid != "" {
-		*session = sid
+		*sessions = append(*sessions, sid)
 	}
 	for _, name := range transcriptHeaders {
 		for _, v := range resp.Header.Values(name) {

@@ -18,6 +18,12 @@ const (
 	// CodeUnsupportedProtocolVersion answers a 2026-07-28 style request
 	// whose protocol version this server does not speak.
 	CodeUnsupportedProtocolVersion = -32022
+
+	// CodeMissingClientCapability fails a request that needs a
+	// capability the client did not declare; its Data should be
+	// {"requiredCapabilities": {...}}, an object of the capabilities
+	// missing. Over HTTP it is answered with 400.
+	CodeMissingClientCapability = -32021
 )
 
 // Error is a JSON-RPC error object. A [ToolHandler] that returns one (or an

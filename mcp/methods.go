@@ -199,7 +199,8 @@ func (ss *session) initialize(id ID, params json.RawMessage) {
 		return
 	}
 	var p struct {
-		ProtocolVersion string `json:"protocolVersion"`
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
 		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %v", err))
@@ -210,6 +211,7 @@ func (ss *session) initialize(id ID, params json.RawMessage) {
 		version = p.ProtocolVersion
 	}
 	ss.version = version
+	ss.clientCaps = p.Capabilities
 	ss.reply(id, &InitializeResult{
 		ProtocolVersion: version,
 		Capabilities:    capabilities,

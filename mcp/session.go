@@ -45,11 +45,12 @@ type session struct {
 	turn    chan *lineReader // hands the reading to an idle goroutine
 
 	// Only the goroutine that reads uses these.
-	initialized bool   // initialize has been answered (legacy era)
-	version     string // the revision initialize agreed on
-	logLevel    int32  // legacy logging/setLevel; levelOff when unset
-	batch       *batch // the batch being dispatched
-	next        *call  // a call to run once the message is dispatched
+	initialized bool            // initialize has been answered (legacy era)
+	version     string          // the revision initialize agreed on
+	clientCaps  json.RawMessage // the capabilities initialize named
+	logLevel    int32           // legacy logging/setLevel; levelOff when unset
+	batch       *batch          // the batch being dispatched
+	next        *call           // a call to run once the message is dispatched
 }
 
 // call is a tools/call that has not been answered.

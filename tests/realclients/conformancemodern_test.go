@@ -45,8 +45,6 @@ var modernScenarios = []modernScenario{
 // that passes is an error, so that the list stays true. The suite's words
 // follow each reason.
 var modernFailingChecks = map[string]string{
-	"server-stateless:sep-2575-server-rejects-undeclared-capability":          "the mcp package has no tool that needs a client capability, and no -32021 (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list\")",
-	"server-stateless:sep-2575-missing-capability-http-400":                   "the same: no -32021 to carry (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list, so the -32021 HTTP status could not be validated\")",
 	"server-stateless:sep-2575-http-server-no-independent-requests-on-stream": "the mcp package cannot ask the client for input (no elicitation, no InputRequiredResult) (\"Not testable: server does not list the diagnostic tool 'test_streaming_elicitation' in tools/list\")",
 
 	"caching:sep-2549-prompts-list-caching-hints":             "no prompts in the mcp package (\"prompts/list returned JSON-RPC error -32601\")",
@@ -58,7 +56,9 @@ var modernFailingChecks = map[string]string{
 // serve, which has none of the suite's diagnostic tools; conformanceserver
 // passes them.
 var modernFailingChecksServe = map[string]string{
-	"server-stateless:sep-2575-server-no-log-without-loglevel": "mcpship serve has no test_logging_tool (conformanceserver has it and passes) (\"Not testable: server does not list the diagnostic tool 'test_logging_tool' in tools/list\")",
+	"server-stateless:sep-2575-server-rejects-undeclared-capability": "mcpship serve has no test_missing_capability tool (conformanceserver has it and passes) (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list\")",
+	"server-stateless:sep-2575-missing-capability-http-400":          "the same: no tool of mcpship serve needs a client capability (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list, so the -32021 HTTP status could not be validated\")",
+	"server-stateless:sep-2575-server-no-log-without-loglevel":       "mcpship serve has no test_logging_tool (conformanceserver has it and passes) (\"Not testable: server does not list the diagnostic tool 'test_logging_tool' in tools/list\")",
 }
 
 // modernSkipped are the suite's other 2026-07-28 server scenarios, each

@@ -4,15 +4,22 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/mcpship/mcpship/mcp"
 )
 
 func main() {
+	addr := flag.String("http", "", "serve the streamable HTTP transport at http://ADDR/mcp instead of stdio")
+	calls := flag.Int("max-concurrent-calls", 0, "with -http, the handler's limit on running calls (0: its default)")
+	flag.Parse()
 	s := mcp.NewServer(mcp.Implementation{Name: "bench-mcpship", Version: "1.0.0"}, nil)
 	err := s.AddTool(mcp.Tool{
 		Name:        "echo",
@@ -29,6 +36,18 @@ func main() {
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if *addr != "" {
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/mcp", mcp.NewHTTPHandler(s, &mcp.HTTPOptions{MaxConcurrentCalls: *calls}))
+		fmt.Fprintf(os.Stderr, "serving MCP on http://%s/mcp\n", ln.Addr())
+		fmt.Fprintln(os.Stderr, (&http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}).Serve(ln))
 		os.Exit(1)
 	}
 	signal.Ignore(syscall.SIGPIPE) // as mcpship serve does

@@ -188,6 +188,20 @@ func addTools(s *mcp.Server) error {
 				req.Log(mcp.LevelInfo, "test_logging_tool ran")
 				return mcp.TextResult("Tool with logging executed"), nil
 			}},
+		{mcp.Tool{Name: "test_missing_capability", Description: "Needs the client's sampling capability", InputSchema: noArgs},
+			func(_ context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				// server-stateless calls it without declaring sampling and
+				// wants -32021 naming the capability. With sampling
+				// declared it could not go on either: the mcp package
+				// sends no requests to the client.
+				var caps map[string]json.RawMessage
+				json.Unmarshal(req.ClientCapabilities, &caps)
+				if _, ok := caps["sampling"]; !ok {
+					return nil, &mcp.Error{Code: mcp.CodeMissingClientCapability, Message: "Missing required client capability: sampling",
+						Data: map[string]any{"requiredCapabilities": map[string]any{"sampling": map[string]any{}}}}
+				}
+				return mcp.ErrorResult("this server cannot send sampling requests"), nil
+			}},
 		{mcp.Tool{Name: "json_schema_2020_12_tool", Description: "Tool with JSON Schema 2020-12 features", InputSchema: json.RawMessage(jsonSchema202012)},
 			func(_ context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
 				return mcp.TextResult("Received: " + string(req.Arguments)), nil
