@@ -395,6 +395,10 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []
 		writeError(w, http.StatusBadRequest, id, CodeHeaderMismatch, msg)
 		return
 	}
+	if msg := h.checkParams(r.Header, body, p); msg != "" && p.ID != nil {
+		writeError(w, http.StatusBadRequest, id, CodeHeaderMismatch, msg)
+		return
+	}
 	release, ok := h.admit(w, p)
 	if !ok {
 		return
@@ -432,13 +436,9 @@ func checkName(hdr http.Header, p *probe) string {
 	if !sent || len(vals) == 0 {
 		return fmt.Sprintf("header mismatch: the Mcp-Name header is missing; send Mcp-Name: %s", want)
 	}
-	got := strings.TrimSpace(vals[0])
-	if enc, ok := strings.CutPrefix(got, "=?base64?"); ok && strings.HasSuffix(enc, "?=") {
-		b, err := base64.StdEncoding.DecodeString(strings.TrimSuffix(enc, "?="))
-		if err != nil {
-			return fmt.Sprintf("header mismatch: the Mcp-Name header %q is not valid base64", got)
-		}
-		got = string(b)
+	got, err := headerValue(strings.TrimSpace(vals[0]))
+	if err != nil {
+		return "header mismatch: the Mcp-Name header " + err.Error()
 	}
 	if got != want {
 		return fmt.Sprintf("header mismatch: Mcp-Name header %q does not match the body's %q", got, want)

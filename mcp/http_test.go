@@ -319,3 +319,20 @@ func TestClientCapabilities(t *testing.T) {
 		t.Errorf("legacy, declared at initialize: %d %s", status, body)
 	}
 }
+
+// TestHeaderParamsRefused checks that AddTool refuses x-mcp-header
+// annotations the transport forbids.
+func TestHeaderParamsRefused(t *testing.T) {
+	for schema, want := range map[string]string{
+		`{"type":"object","properties":{"n":{"type":"number","x-mcp-header":"N"}}}`:                                          `needs a string, integer or boolean property, not "number"`,
+		`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"X"},"b":{"type":"string","x-mcp-header":"x"}}}`: `is used twice`,
+		`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":""}}}`:                                           `must be a non-empty HTTP token`,
+		`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"a b"}}}`:                                        `must be a non-empty HTTP token`,
+	} {
+		s := NewServer(Implementation{Name: "t", Version: "0"}, nil)
+		err := s.AddTool(Tool{Name: "t", InputSchema: json.RawMessage(schema)}, func(context.Context, *CallRequest) (*CallToolResult, error) { return nil, nil })
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error saying %q", schema, err, want)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -33,9 +35,11 @@ import (
 //
 // {SESSION} stands for the Mcp-Session-Id the handler minted last, in
 // requests and responses, and {SESSION-1} in requests for the one before; {BIG:n} in a body for n bytes of 'x'. Options:
-// token, allow-origin, max-body-bytes, max-sessions, max-concurrent-calls.
+// token, allow-origin, max-body-bytes, max-sessions, max-concurrent-calls,
+// and sql-tool (see addSQLTool).
 type httpTranscript struct {
 	opts      HTTPOptions
+	sqlTool   bool // add the tool "sql", whose region is mirrored in Mcp-Param-Region
 	header    []string // the lines before the first exchange
 	exchanges []httpExchange
 }
@@ -57,7 +61,11 @@ func TestHTTPTranscripts(t *testing.T) {
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
 			tr := readHTTPTranscript(t, file)
-			h := NewHTTPHandler(newTestServer(t, nil), &tr.opts)
+			s := newTestServer(t, nil)
+			if tr.sqlTool {
+				addSQLTool(t, s)
+			}
+			h := NewHTTPHandler(s, &tr.opts)
 			srv := httptest.NewServer(h)
 			defer srv.Close()
 			var sessions []string
@@ -111,6 +119,8 @@ func readHTTPTranscript(t *testing.T, file string) *httpTranscript {
 			tr.header = append(tr.header, line)
 			if f := strings.Fields(line); len(f) == 3 && f[0] == "option" {
 				setHTTPOption(t, &tr.opts, f[1], f[2])
+			} else if line == "option sql-tool" {
+				tr.sqlTool = true
 			}
 		case line == "" || strings.HasPrefix(line, "#"):
 			pending = append(pending, line)
@@ -217,6 +227,20 @@ func writeHTTPTranscript(t *testing.T, file string, tr *httpTranscript, got [][]
 		b.WriteString(prefixed("< ", got[i]))
 	}
 	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// addSQLTool adds "sql": its region and its limit are mirrored into the
+// Mcp-Param-Region and Mcp-Param-Limit headers (x-mcp-header).
+func addSQLTool(t *testing.T, s *Server) {
+	err := s.AddTool(Tool{Name: "sql", InputSchema: json.RawMessage(`{"type":"object","required":["query"],"properties":{
+		"region":{"type":"string","x-mcp-header":"Region"},
+		"limit":{"type":"integer","x-mcp-header":"Limit"},
+		"query":{"type":"string"}}}`)}, func(_ context.Context, req *CallRequest) (*CallToolResult, error) {
+		return TextResult(string(req.Arguments)), nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 }

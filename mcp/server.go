@@ -67,6 +67,7 @@ type registeredTool struct {
 	tool    Tool
 	input   *schema
 	handler ToolHandler
+	headers []headerParam // arguments mirrored into Mcp-Param-* headers
 }
 
 // NewServer returns a server that identifies itself as info. opts may be nil.
@@ -113,6 +114,10 @@ func (s *Server) AddTool(t Tool, h ToolHandler) error {
 		return fmt.Errorf("mcp: tool %q: inputSchema: %v", t.Name, err)
 	}
 	t.InputSchema = schemaJSON
+	headers, err := headerParams(schemaJSON)
+	if err != nil {
+		return fmt.Errorf("mcp: tool %q: inputSchema: %v", t.Name, err)
+	}
 	if len(t.OutputSchema) > 0 {
 		if _, err := compileSchema(t.OutputSchema); err != nil {
 			return fmt.Errorf("mcp: tool %q: outputSchema: %v", t.Name, err)
@@ -124,7 +129,7 @@ func (s *Server) AddTool(t Tool, h ToolHandler) error {
 		return fmt.Errorf("mcp: tool %q registered twice", t.Name)
 	}
 	s.index[t.Name] = len(s.tools)
-	s.tools = append(s.tools, &registeredTool{tool: t, input: in, handler: h})
+	s.tools = append(s.tools, &registeredTool{tool: t, input: in, handler: h, headers: headers})
 	s.pages = nil // rebuilt on the next tools/list
 	return nil
 }

@@ -95,7 +95,7 @@ func main() {
 	bindir := flag.String("bindir", "", "directory of the server binaries")
 	rounds := flag.Int("rounds", 3, "rounds; each starts every server afresh, in a rotated order")
 	duration := flag.Duration("duration", 2*time.Second, "how long each (server, era, clients) cell runs")
-	sessions := flag.Int("sessions", 1000, "legacy sessions opened for the memory figure")
+	sessions := flag.Int("sessions", 2000, "legacy sessions opened for the memory figure")
 	program := flag.String("program", "/bin/echo", "the program the manifest tool runs, and the fork/exec floor")
 	commit := flag.String("commit", "", "commit of mcpship under test, for the report")
 	jsonOut := flag.String("json", "", "write the raw results here")
@@ -116,12 +116,13 @@ func main() {
 		fatal(err)
 	}
 	specs := []serverSpec{
-		{Name: "mcpship", Args: []string{"mcpship-echo", "-http", "127.0.0.1:0"}},
+		// Room for the sessions of the memory figure (the default keeps 1024).
+		{Name: "mcpship", Args: []string{"mcpship-echo", "-http", "127.0.0.1:0", "-max-sessions", "100000"}},
 		{Name: "gosdk-stateful", Peer: true, Args: []string{"gosdk", "-http", "127.0.0.1:0"}},
 		{Name: "gosdk-stateless", Peer: true, Args: []string{"gosdk", "-http", "127.0.0.1:0", "-stateless"}},
 		{Name: "mcpgo", Peer: true, Args: []string{"mcpgo", "-http", "127.0.0.1:0"}},
 		{Name: "mcpgo-stateful", Peer: true, Args: []string{"mcpgo", "-http", "127.0.0.1:0", "-stateful"}},
-		{Name: "mcpship-manifest", Args: []string{"mcpship", "serve", "--transport", "http", "--listen", "127.0.0.1:0", "--manifest", manifest}},
+		{Name: "mcpship-manifest", Args: []string{"mcpship", "serve", "--transport", "http", "--listen", "127.0.0.1:0", "--max-sessions", "100000", "--manifest", manifest}},
 	}
 	res := &results{Started: time.Now().UTC(), Commit: *commit, Program: *program, Duration: duration.String(), Servers: specs}
 	res.Load[0] = loadavg()

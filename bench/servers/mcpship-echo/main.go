@@ -19,6 +19,7 @@ import (
 func main() {
 	addr := flag.String("http", "", "serve the streamable HTTP transport at http://ADDR/mcp instead of stdio")
 	calls := flag.Int("max-concurrent-calls", 0, "with -http, the handler's limit on running calls (0: its default)")
+	sessions := flag.Int("max-sessions", 0, "with -http, the handler's limit on legacy sessions (0: its default)")
 	flag.Parse()
 	s := mcp.NewServer(mcp.Implementation{Name: "bench-mcpship", Version: "1.0.0"}, nil)
 	err := s.AddTool(mcp.Tool{
@@ -45,7 +46,7 @@ func main() {
 			os.Exit(1)
 		}
 		mux := http.NewServeMux()
-		mux.Handle("/mcp", mcp.NewHTTPHandler(s, &mcp.HTTPOptions{MaxConcurrentCalls: *calls}))
+		mux.Handle("/mcp", mcp.NewHTTPHandler(s, &mcp.HTTPOptions{MaxConcurrentCalls: *calls, MaxSessions: *sessions}))
 		fmt.Fprintf(os.Stderr, "serving MCP on http://%s/mcp\n", ln.Addr())
 		fmt.Fprintln(os.Stderr, (&http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}).Serve(ln))
 		os.Exit(1)

@@ -202,6 +202,14 @@ func addTools(s *mcp.Server) error {
 				}
 				return mcp.ErrorResult("this server cannot send sampling requests"), nil
 			}},
+		{mcp.Tool{Name: "test_header_params", Description: "Echoes its arguments; region and count are mirrored into Mcp-Param-Region and Mcp-Param-Count (x-mcp-header)",
+			InputSchema: json.RawMessage(`{"type":"object","required":["region"],"properties":{
+				"region":{"type":"string","x-mcp-header":"Region","description":"a region, mirrored into Mcp-Param-Region"},
+				"count":{"type":"integer","x-mcp-header":"Count","description":"a count, mirrored into Mcp-Param-Count"},
+				"query":{"type":"string"}}}`)},
+			func(_ context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				return mcp.TextResult("Received: " + string(req.Arguments)), nil
+			}},
 		{mcp.Tool{Name: "json_schema_2020_12_tool", Description: "Tool with JSON Schema 2020-12 features", InputSchema: json.RawMessage(jsonSchema202012)},
 			func(_ context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
 				return mcp.TextResult("Received: " + string(req.Arguments)), nil
