@@ -39,7 +39,7 @@ import (
 // and sql-tool (see addSQLTool).
 type httpTranscript struct {
 	opts      HTTPOptions
-	sqlTool   bool // add the tool "sql", whose region is mirrored in Mcp-Param-Region
+	sqlTool   bool     // add the tool "sql", whose region is mirrored in Mcp-Param-Region
 	header    []string // the lines before the first exchange
 	exchanges []httpExchange
 }
