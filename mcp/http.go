@@ -75,14 +75,13 @@ type HTTPHandler struct {
 	origins []string
 	calls   chan struct{} // a slot per running tool call
 
-	mu       sync.Mutex
+	mu       sync.RWMutex // over sessions and sweeper
 	sessions map[string]*httpSession
 	sweeper  *time.Timer
 
 	closing atomic.Bool
 	done    chan struct{} // closed by Shutdown: streams end
-	running int           // requests being served; under mu
-	drained chan struct{} // closed when running drops to 0 once closing
+	running atomic.Int64  // requests being served
 }
 
 // httpSession is a legacy client's session.
@@ -91,10 +90,9 @@ type httpSession struct {
 	ss       *session
 	dispatch sync.Mutex // one message is dispatched at a time
 
-	// Under HTTPHandler.mu.
-	active int       // requests and streams in progress
-	last   time.Time // when the last of them ended
-	stream bool      // the GET stream is open
+	active atomic.Int64 // requests and streams in progress
+	last   atomic.Int64 // when the last of them ended, in Unix nanoseconds
+	stream bool         // the GET stream is open; under HTTPHandler.mu
 }
 
 // NewHTTPHandler returns a handler that serves s. o may be nil.
@@ -153,18 +151,8 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, nullID, CodeInvalidRequest, msg)
 		return
 	}
-	h.mu.Lock()
-	h.running++
-	h.mu.Unlock()
-	defer func() {
-		h.mu.Lock()
-		h.running--
-		if h.running == 0 && h.drained != nil {
-			close(h.drained)
-			h.drained = nil
-		}
-		h.mu.Unlock()
-	}()
+	h.running.Add(1)
+	defer h.running.Add(-1)
 	if h.closing.Load() {
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusServiceUnavailable, nullID, CodeInternalError, "the server is shutting down; try again later")
@@ -561,7 +549,7 @@ func (h *HTTPHandler) makeRoom() bool {
 	var oldest *httpSession
 	if len(h.sessions) >= h.opts.MaxSessions {
 		for _, hs := range h.sessions {
-			if hs.active == 0 && (oldest == nil || hs.last.Before(oldest.last)) {
+			if hs.active.Load() == 0 && (oldest == nil || hs.last.Load() < oldest.last.Load()) {
 				oldest = hs
 			}
 		}
@@ -588,7 +576,7 @@ func (h *HTTPHandler) add(hs *httpSession) bool {
 		hs.ss.cancel()
 		return false
 	}
-	hs.active = 1
+	hs.active.Store(1)
 	h.sessions[hs.id] = hs
 	if h.sweeper == nil {
 		h.sweeper = time.AfterFunc(h.sweepEvery(), h.sweepAndRearm)
@@ -600,20 +588,20 @@ func (h *HTTPHandler) discard(hs *httpSession) { hs.ss.cancel() }
 
 // use returns the kept session of id, marked in use, or nil.
 func (h *HTTPHandler) use(id string) *httpSession {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	// Under the read lock, so that sweep, which holds the write lock, sees
+	// every session in use as such.
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	hs := h.sessions[id]
 	if hs != nil {
-		hs.active++
+		hs.active.Add(1)
 	}
 	return hs
 }
 
 func (h *HTTPHandler) unuse(hs *httpSession) {
-	h.mu.Lock()
-	hs.active--
-	hs.last = time.Now()
-	h.mu.Unlock()
+	hs.last.Store(time.Now().UnixNano())
+	hs.active.Add(-1)
 }
 
 func (h *HTTPHandler) sweepEvery() time.Duration {
@@ -633,11 +621,11 @@ func (h *HTTPHandler) sweepAndRearm() {
 
 // sweep ends the sessions idle for longer than SessionIdleTimeout.
 func (h *HTTPHandler) sweep() {
-	now := time.Now()
+	cutoff := time.Now().Add(-h.opts.SessionIdleTimeout).UnixNano()
 	h.mu.Lock()
 	var idle []*httpSession
 	for id, hs := range h.sessions {
-		if hs.active == 0 && now.Sub(hs.last) > h.opts.SessionIdleTimeout {
+		if hs.active.Load() == 0 && hs.last.Load() < cutoff {
 			delete(h.sessions, id)
 			idle = append(idle, hs)
 		}
@@ -732,7 +720,7 @@ func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.mu.Lock()
-	hs.active--
+	hs.active.Add(-1)
 	delete(h.sessions, hs.id)
 	h.mu.Unlock()
 	hs.end()
@@ -748,19 +736,13 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 		return nil
 	}
 	close(h.done)
-	finished := make(chan struct{})
-	h.mu.Lock()
-	if h.running == 0 {
-		close(finished)
-	} else {
-		h.drained = finished
-	}
-	h.mu.Unlock()
 	var err error
-	select {
-	case <-finished:
-	case <-ctx.Done():
-		err = ctx.Err()
+	for h.running.Load() > 0 && err == nil {
+		select {
+		case <-time.After(5 * time.Millisecond):
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
 	}
 	h.mu.Lock()
 	sessions := h.sessions
