@@ -336,3 +336,40 @@ func TestHeaderParamsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPShutdownCancels checks that a legacy session's call still
+// running when Shutdown's bound ends is cancelled, and that Shutdown says
+// so. (A 2026-07-28 call ends with its connection, which http.Server's
+// Close cuts after the bound.)
+func TestHTTPShutdownCancels(t *testing.T) {
+	s, started, _, ended := blockingServer(t)
+	h := NewHTTPHandler(s, nil)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	post := func(sid, body string) *http.Response {
+		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return nil
+		}
+		resp.Body.Close()
+		return resp
+	}
+	sid := post("", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`).Header.Get("Mcp-Session-Id")
+	go post(sid, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block"}}`)
+	<-started
+	ctx, cancel := context.WithCancel(context.Background())
+	shut := make(chan error, 1)
+	go func() { shut <- h.Shutdown(ctx) }()
+	cancel() // the bound is over
+	if err := <-shut; err == nil {
+		t.Error("Shutdown returned nil with a call still running at its bound")
+	}
+	if got := <-ended; got != "cancelled" {
+		t.Errorf("the call was %s, want cancelled", got)
+	}
+}
