@@ -36,7 +36,7 @@ const (
 
 // The help of the flags, shared by every command that serves over HTTP.
 const (
-	TransportUsage   = "transport to serve on: `stdio` (the default) or http"
+	TransportUsage   = "the `NAME` of the transport to serve on: stdio or http"
 	ListenUsage      = "with --transport http, the `ADDR` (host:port) to listen on; a non-loopback address needs a token"
 	TokenFileUsage   = "with --transport http, require the bearer token in `FILE` (else $" + TokenEnv + ")"
 	AllowOriginUsage = "with --transport http, also allow browser requests from `ORIGIN` (repeatable); localhost origins are always allowed"
