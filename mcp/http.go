@@ -143,12 +143,29 @@ const CodeHeaderMismatch = -32020
 // ServeHTTP implements [http.Handler].
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if msg := h.refuse(r); msg != "" {
-		status := http.StatusForbidden
-		if strings.HasPrefix(msg, "unauthorized") {
-			status = http.StatusUnauthorized
-			w.Header().Set("WWW-Authenticate", `Bearer realm="mcpship"`)
+		writeError(w, http.StatusForbidden, nullID, CodeInvalidRequest, msg)
+		return
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		// An allowed browser origin may read the responses (CORS); its
+		// preflight carries no token, so it is answered before the check.
+		hdr := w.Header()
+		hdr.Set("Access-Control-Allow-Origin", origin)
+		hdr.Add("Vary", "Origin")
+		hdr.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, WWW-Authenticate")
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			hdr.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
+			if req := r.Header.Get("Access-Control-Request-Headers"); req != "" {
+				hdr.Set("Access-Control-Allow-Headers", req)
+			}
+			hdr.Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
+			return
 		}
-		writeError(w, status, nullID, CodeInvalidRequest, msg)
+	}
+	if msg := h.unauthorized(r); msg != "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="mcpship"`)
+		writeError(w, http.StatusUnauthorized, nullID, CodeInvalidRequest, msg)
 		return
 	}
 	h.running.Add(1)
@@ -172,7 +189,8 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// refuse returns why a request may not be served, or "".
+// refuse returns why a request may not be served from where it comes
+// (its Host and Origin), or "".
 func (h *HTTPHandler) refuse(r *http.Request) string {
 	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && isLoopbackAddr(a) && !isLoopbackHost(r.Host) {
 		return fmt.Sprintf("forbidden: Host %q is not a loopback name; this server listens on loopback and answers only requests to localhost (DNS rebinding protection)", r.Host)
@@ -180,15 +198,21 @@ func (h *HTTPHandler) refuse(r *http.Request) string {
 	if origin := r.Header.Get("Origin"); origin != "" && !h.originAllowed(origin) {
 		return fmt.Sprintf("forbidden: Origin %q is not allowed: only localhost and the allowed origins (mcpship: --allow-origin) may call this server from a browser", origin)
 	}
-	if h.opts.AuthToken != "" {
-		got, ok := bearer(r.Header.Get("Authorization"))
-		sum := sha256.Sum256([]byte(got))
-		if subtle.ConstantTimeCompare(sum[:], h.token[:]) != 1 || !ok {
-			if !ok {
-				return "unauthorized: send the token as \"Authorization: Bearer TOKEN\""
-			}
-			return "unauthorized: the bearer token is wrong"
-		}
+	return ""
+}
+
+// unauthorized returns why a request's token is refused, or "".
+func (h *HTTPHandler) unauthorized(r *http.Request) string {
+	if h.opts.AuthToken == "" {
+		return ""
+	}
+	got, ok := bearer(r.Header.Get("Authorization"))
+	sum := sha256.Sum256([]byte(got))
+	switch {
+	case !ok:
+		return "unauthorized: send the token as \"Authorization: Bearer TOKEN\""
+	case subtle.ConstantTimeCompare(sum[:], h.token[:]) != 1:
+		return "unauthorized: the bearer token is wrong"
 	}
 	return ""
 }

@@ -51,7 +51,8 @@ type httpExchange struct {
 }
 
 // transcriptHeaders are the response headers a transcript records.
-var transcriptHeaders = []string{"Allow", "Cache-Control", "Content-Type", "Mcp-Session-Id", "Retry-After", "Www-Authenticate", "X-Accel-Buffering"}
+var transcriptHeaders = []string{"Access-Control-Allow-Headers", "Access-Control-Allow-Methods", "Access-Control-Allow-Origin", "Access-Control-Expose-Headers",
+	"Allow", "Cache-Control", "Content-Type", "Mcp-Session-Id", "Retry-After", "Www-Authenticate", "X-Accel-Buffering"}
 
 func TestHTTPTranscripts(t *testing.T) {
 	files, err := filepath.Glob("testdata/http/*.txt")
