@@ -198,8 +198,11 @@ func TestServeLogsOnlyToStderr(t *testing.T) {
 
 func TestServeUsageErrorsExit64(t *testing.T) {
 	for _, args := range [][]string{
-		{"serve", "--transport", "http"},
 		{"serve", "--transport", "sse"},
+		{"serve", "--listen", "127.0.0.1:0"},
+		{"serve", "--transport", "http", "--listen", "nonsense"},
+		{"serve", "--transport", "http", "--max-sessions", "0"},
+		{"serve", "--transport", "http", "--auth-token-file", "/nonexistent/token"},
 		{"serve", "--log-level", "chatty"},
 		{"serve", "--max-message-bytes", "10"},
 		{"serve", "--no-such-flag"},
