@@ -7,7 +7,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
-	"io/fs"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -181,19 +180,22 @@ func TestPublicSurface(t *testing.T) {
 			t.Fatalf("go doc -short ./%s: %v", p, err)
 		}
 		total += len(strings.Split(strings.TrimSpace(string(out)), "\n"))
-		fset := token.NewFileSet()
-		pkgs, err := parser.ParseDir(fset, filepath.Join("..", p), func(fi fs.FileInfo) bool {
-			return !strings.HasSuffix(fi.Name(), "_test.go")
-		}, parser.ParseComments)
+		files, err := filepath.Glob(filepath.Join("..", p, "*.go"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, pkg := range pkgs {
-			for _, f := range pkg.Files {
-				for _, d := range f.Decls {
-					for _, name := range undocumented(d) {
-						t.Errorf("%s.%s has no doc comment", p, name)
-					}
+		fset := token.NewFileSet()
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				for _, name := range undocumented(d) {
+					t.Errorf("%s.%s has no doc comment", p, name)
 				}
 			}
 		}
