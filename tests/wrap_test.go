@@ -3,13 +3,15 @@ package tests
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpship/mcpship/mcp"
 )
 
 // The tests of "mcpship wrap" run it on real programs, installed by
@@ -51,6 +53,7 @@ type drafted struct {
 		Name     string
 		Command  []string
 		Inputs   map[string]map[string]any
+		Output   string
 		ReadOnly *bool
 	}
 	stderr string
@@ -62,7 +65,9 @@ func wrapDraft(t *testing.T, args ...string) *drafted {
 	t.Helper()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "mcpship.json")
-	stdout, stderr, err := runMcpship(dir, append([]string{"wrap"}, args...)...)
+	// A long timeout per help run: Python programs start slowly on a
+	// loaded machine, and a timed-out run would fail the draft.
+	stdout, stderr, err := runMcpship(dir, append([]string{"wrap", "--timeout", "60s", "--total-time", "300s"}, args...)...)
 	if err != nil {
 		t.Fatalf("mcpship wrap %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, stdout, stderr)
 	}
@@ -90,6 +95,18 @@ func runMcpship(dir string, args ...string) (string, string, error) {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	return stdout.String(), stderr.String(), err
+}
+
+// output returns the "output" of the drafted tool of that name.
+func (d *drafted) output(t *testing.T, name string) string {
+	t.Helper()
+	for _, tl := range d.Tools {
+		if tl.Name == name {
+			return tl.Output
+		}
+	}
+	t.Fatalf("no tool %s in the draft", name)
+	return ""
 }
 
 // tool returns the drafted tool of that name.
@@ -130,6 +147,12 @@ func wantInputs(t *testing.T, tool string, inputs map[string]map[string]any, wan
 	}
 }
 
+// callResult serves the draft with the built mcpship and calls one tool.
+func (d *drafted) callResult(t *testing.T, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	return callTool(t, serve(t, "--manifest", d.file), tool, args)
+}
+
 // serveDraft serves the draft with the built mcpship and calls one tool.
 func (d *drafted) call(t *testing.T, tool string, args map[string]any) (string, bool) {
 	t.Helper()
@@ -161,7 +184,7 @@ func TestWrapCobra(t *testing.T) {
 		"ignore-dirs":       {"type": "array", "flag": "--ignore-dirs="},
 		"non-interactive":   {"type": "boolean", "flag": "--non-interactive="},
 		"summarize":         {"type": "boolean"},
-		"log-file":          {"flag": "--log-file="},
+		"log-file":          nil, // writes a log file: left out of a read-only tool
 		"write-config":      nil, // writes a file
 		"output-file":       nil, // "Export all info into file"
 		"directory_to_scan": {"description": nil},
@@ -181,20 +204,29 @@ func TestWrapCobra(t *testing.T) {
 	}
 
 	d = wrapDraft(t, "--", yq)
-	cmd, in, _ := d.tool(t, "yq_eval")
+	cmd, in, readOnly := d.tool(t, "yq_eval")
 	if cmd[1] != "eval" || !reflect.DeepEqual(cmd[len(cmd)-3:], []string{"--", "{expression_arg}", "{yaml_file1}"}) {
 		t.Errorf("yq_eval: command %q", cmd)
 	}
+	// "Apply the expression to each document": nothing says it only
+	// reads, so it is drafted as not read-only, with --inplace; and its
+	// --output-format takes json, which the draft sets.
 	wantInputs(t, "yq_eval", in, map[string]map[string]any{
 		"indent":        {"type": "integer"},
-		"output-format": {"flag": "--output-format="},
+		"output-format": nil,
 		"front-matter":  {"enum": []any{"extract", "process"}},
-		"inplace":       nil,
+		"inplace":       {"type": "boolean"},
 	})
+	if readOnly == nil || *readOnly || !strings.Contains(d.stderr, "drafted as not read-only: review:\n  yq eval (tool yq_eval): its help says \"apply\"") {
+		t.Errorf("yq_eval: readOnly %v, want false and listed for review:\n%s", readOnly, d.stderr)
+	}
+	if !slices.Contains(cmd, "--output-format=json") || d.output(t, "yq_eval") != "json" {
+		t.Errorf("yq_eval: command %q, output %q: want --output-format=json and output json", cmd, d.output(t, "yq_eval"))
+	}
 	file := writeFile(t, dir, "a.yaml", "a:\n  b: 42\n")
-	out, isErr = d.call(t, "yq_eval", map[string]any{"expression_arg": ".a.b", "yaml_file1": []string{file}, "output-format": "json"})
-	if isErr || strings.TrimSpace(out) != "42" {
-		t.Errorf("yq_eval: isError=%v, output %q, want 42", isErr, out)
+	res := d.callResult(t, "yq_eval", map[string]any{"expression_arg": ".a", "yaml_file1": []string{file}})
+	if got, _ := json.Marshal(res.StructuredContent); res.IsError || string(got) != `{"b":42}` {
+		t.Errorf("yq_eval: isError=%v, structuredContent %s, want {\"b\":42}", res.IsError, got)
 	}
 }
 
@@ -211,9 +243,9 @@ func TestWrapURFaveCLI(t *testing.T) {
 		"packages": {"type": "array", "flag": "--packages="},
 		"top-dir":  {"flag": "--top-dir="},
 	})
-	for _, left := range []string{"builder generate: its name says generate", "builder deploy-mkdocs: its name says deploy"} {
-		if !strings.Contains(d.stderr, left) {
-			t.Errorf("wrap does not report %q as left out:\n%s", left, d.stderr)
+	for _, want := range []string{"builder generate (tool builder_generate): its name says generate", "builder deploy-mkdocs: its name says deploy"} {
+		if !strings.Contains(d.stderr, want) {
+			t.Errorf("wrap does not report %q:\n%s", want, d.stderr)
 		}
 	}
 	mod := t.TempDir()
@@ -226,29 +258,20 @@ func TestWrapURFaveCLI(t *testing.T) {
 
 	// mcpship itself is a urfave/cli v2 app.
 	d = wrapDraft(t, "--", binPath)
-	if !strings.Contains(d.stderr, "mcpship version: urfave/cli v2 help; tool mcpship_version: 1 input (1 boolean)") {
+	// Its --json is set: the tool's output is JSON.
+	if !strings.Contains(d.stderr, "mcpship version: urfave/cli v2 help; tool mcpship_version (read-only, output json: --json): 0 inputs") {
 		t.Errorf("wrap mcpship:\n%s", d.stderr)
 	}
-	_, in, _ = d.tool(t, "mcpship_version")
-	wantInputs(t, "mcpship_version", in, map[string]map[string]any{"json": {"type": "boolean", "flag": "--json="}})
-	out, isErr = d.call(t, "mcpship_version", map[string]any{"json": true})
-	if isErr || !strings.Contains(out, `"version":`) {
-		t.Errorf("mcpship_version: isError=%v, want JSON:\n%s", isErr, out)
+	res := d.callResult(t, "mcpship_version", nil)
+	if v, _ := res.StructuredContent.(map[string]any)["version"].(string); res.IsError || v == "" {
+		t.Errorf("mcpship_version: isError=%v, structuredContent %v, want a version", res.IsError, res.StructuredContent)
 	}
 
-	// Both of swag's commands write files: a draft needs --allow.
-	dir := t.TempDir()
-	_, stderr, err := runMcpship(dir, "wrap", "--", swag)
-	if err == nil || !strings.Contains(stderr, `swag init: its name says init; to draft it, add --allow "init"`) {
-		t.Errorf("wrap swag: %v, want a refusal naming --allow:\n%s", err, stderr)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "mcpship.json")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a refused draft wrote mcpship.json: %v", err)
-	}
-	d = wrapDraft(t, "--allow", "init", "--", swag)
+	// Both of swag's commands write files: drafted as not read-only.
+	d = wrapDraft(t, "--", swag)
 	_, in, readOnly := d.tool(t, "swag_init")
-	if readOnly == nil || *readOnly {
-		t.Errorf("swag_init: readOnly %v, want false", readOnly)
+	if readOnly == nil || *readOnly || !strings.Contains(d.stderr, "swag init (tool swag_init): its name says init") {
+		t.Errorf("swag_init: readOnly %v, want false and listed for review:\n%s", readOnly, d.stderr)
 	}
 	wantInputs(t, "swag_init", in, map[string]map[string]any{
 		"parseDepth":           {"type": "integer"},
@@ -315,9 +338,9 @@ func TestWrapArgparse(t *testing.T) {
 		"root":  {"flag": "--root="},
 		"quiet": {"type": "boolean", "flag": "--quiet"},
 	})
-	for _, left := range []string{"reuse annotate: its name says annotate", "reuse download: its name says download", "reuse init: its name says init"} {
-		if !strings.Contains(d.stderr, left) {
-			t.Errorf("wrap does not report %q as left out:\n%s", left, d.stderr)
+	for _, review := range []string{"reuse annotate (tool reuse_annotate): its name says annotate", "reuse download (tool reuse_download): its name says download", "reuse init (tool reuse_init): its name says init"} {
+		if !strings.Contains(d.stderr, review) {
+			t.Errorf("wrap does not list %q for review:\n%s", review, d.stderr)
 		}
 	}
 
@@ -399,12 +422,14 @@ func TestWrapClap(t *testing.T) {
 	if readOnly == nil || *readOnly {
 		t.Errorf("hyperfine, allowed: readOnly %v, want false", readOnly)
 	}
+	// --allow offers what runs commands too; the tool is not read-only,
+	// so it offers what writes.
 	wantInputs(t, "hyperfine", in, map[string]map[string]any{
 		"min-runs":    {"type": "integer"},
 		"time-unit":   {"enum": []any{"millisecond", "second"}},
 		"command":     {"type": "array", "required": true},
-		"prepare":     nil, // runs a command
-		"export-json": nil,
+		"prepare":     {"flag": "--prepare="},
+		"export-json": {"flag": "--export-json="},
 	})
 	if !strings.Contains(d.stderr, "hyperfine -P/--parameter-scan: not offered: it takes 3 values") {
 		t.Errorf("wrap does not report --parameter-scan:\n%s", d.stderr)
@@ -521,13 +546,75 @@ func TestWrapMorePrograms(t *testing.T) {
 			t.Errorf("wrap read %q, a word of a description, as a command:\n%s", bad, d.stderr)
 		}
 	}
-	for _, left := range []string{`restic key: a form of its usage may write ("restic key [flags] [list|add|remove|passwd] [ID]")`, "restic recover: its name says recover"} {
-		if !strings.Contains(d.stderr, left) {
-			t.Errorf("wrap does not report %q as left out:\n%s", left, d.stderr)
+	for _, review := range []string{`restic key (tool restic_key): a form of its usage may change something ("restic key [flags] [list|add|remove|passwd] [ID]")`, "restic recover (tool restic_recover): its name says recover"} {
+		if !strings.Contains(d.stderr, review) {
+			t.Errorf("wrap does not list %q for review:\n%s", review, d.stderr)
 		}
 	}
 	out, isErr = d.call(t, "restic_version", nil)
 	if isErr || !strings.Contains(out, "restic ") {
 		t.Errorf("restic_version: isError=%v:\n%s", isErr, out)
+	}
+}
+
+// TestWrapKeepsSubcommand drafts "wrap -- PROGRAM SUBCOMMAND..." in each
+// layout that has subcommands: the drafted command runs the subcommand
+// given, not the program alone, and the checks for servers and shells
+// judge the subcommand.
+func TestWrapKeepsSubcommand(t *testing.T) {
+	python3, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		layout string
+		prog   string
+		args   []string
+		tool   string
+	}{
+		{"argparse", "/usr/bin/reuse", []string{"lint"}, "reuse_lint"},
+		{"argparse, a module", python3, []string{"-m", "json.tool"}, "python3_m_json_tool"},
+		{"argparse, a module", python3, []string{"-m", "zipfile"}, "python3_m_zipfile"},
+		{"Cobra", "yq", []string{"eval"}, "yq_eval"},
+		{"Cobra", "/usr/bin/restic", []string{"snapshots"}, "restic_snapshots"},
+		{"Click", "/usr/bin/flask", []string{"routes"}, "flask_routes"},
+		{"urfave/cli v2", "swag", []string{"init"}, "swag_init"},
+		{"urfave/cli v3", "builder", []string{"vet"}, "builder_vet"},
+		{"plain", "/usr/bin/git", []string{"log"}, "git_log"},
+		{"plain (Charm's fang)", "goreleaser", []string{"check"}, "goreleaser_check"},
+	} {
+		t.Run(c.layout+" "+strings.Join(c.args, " "), func(t *testing.T) {
+			prog := c.prog
+			if prog != python3 {
+				prog = wrapProgram(t, c.prog)
+			}
+			d := wrapDraft(t, append([]string{"--", prog}, c.args...)...)
+			cmd, _, _ := d.tool(t, c.tool)
+			if want := append([]string{prog}, c.args...); !reflect.DeepEqual(cmd[:len(want)], want) {
+				t.Errorf("%s: command %q, want it to start %q", c.tool, cmd, want)
+			}
+		})
+	}
+
+	// python3 -m http.server is a server: left out, as the help of the
+	// module, not of python3, says.
+	dir := t.TempDir()
+	_, stderr, err := runMcpship(dir, "wrap", "--", python3, "-m", "http.server")
+	if err == nil || !strings.Contains(stderr, `python3 -m http.server: its name says server; to draft it, add --allow "python3 -m http.server"`) {
+		t.Errorf("wrap python3 -m http.server: %v, want it left out:\n%s", err, stderr)
+	}
+
+	// python3 -m json.tool, served, runs the module: it pretty-prints, and
+	// its positional outfile, which writes, is left out of the read-only tool.
+	d := wrapDraft(t, "--", python3, "-m", "json.tool")
+	_, in, readOnly := d.tool(t, "python3_m_json_tool")
+	wantInputs(t, "python3_m_json_tool", in, map[string]map[string]any{"infile": {}, "outfile": nil, "sort-keys": {"type": "boolean"}})
+	if readOnly == nil || !*readOnly || !strings.Contains(d.stderr, "python3 -m json.tool OUTFILE: may write (its name says outfile)") {
+		t.Errorf("python3_m_json_tool: readOnly %v, want true, and OUTFILE left out:\n%s", readOnly, d.stderr)
+	}
+	file := writeFile(t, t.TempDir(), "a.json", `{"b":1,"a":2}`)
+	out, isErr := d.call(t, "python3_m_json_tool", map[string]any{"infile": file, "sort-keys": true})
+	if isErr || out != "{\n    \"a\": 2,\n    \"b\": 1\n}\n" {
+		t.Errorf("python3_m_json_tool: isError=%v, output %q", isErr, out)
 	}
 }

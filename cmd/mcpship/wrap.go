@@ -22,16 +22,18 @@ func wrapCommand() *cli.Command {
 		ArgsUsage: "-- PROGRAM [SUBCOMMAND...]",
 		Description: "Runs PROGRAM --help (then -h, then help) directly, never through a shell, with stdin\n" +
 			"closed and a timeout, reads the help of its subcommands too, and writes a manifest with one\n" +
-			"read-only tool per command: flags become typed inputs, positional arguments inputs after \"--\".\n" +
-			"Commands whose names or help suggest they write, delete, push, deploy or do not return are left\n" +
-			"out and listed; --allow adds them, marked \"readOnly\": false. It prints what it recognised, what\n" +
-			"it guessed and what it could not read; check the draft, then try it with mcpship serve.\n" +
+			"tool per command: flags become typed inputs, positional arguments inputs after \"--\".\n" +
+			"A tool is read-only only when its help says it only reads; every other tool is drafted as\n" +
+			"\"readOnly\": false and listed for review. Commands that do not return (servers, shells) or run\n" +
+			"what they are given, and inputs that take code or commands, are left out and listed; --allow\n" +
+			"adds them. It prints what it recognised, what it guessed and what it could not read; the\n" +
+			"draft is a draft: check it, then try it with mcpship serve.\n" +
 			"Nothing is written when the program is not found, its help cannot be read, or FILE exists\n" +
 			"(unless --force). docs/wrap.md describes what each help layout gives.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "mcpship.json", Usage: "write the manifest to `FILE`"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite FILE if it exists"},
-			&cli.StringSliceFlag{Name: "allow", Usage: "draft the `COMMAND` (\"db migrate\") although it may write (repeatable)"},
+			&cli.StringSliceFlag{Name: "allow", Usage: "draft the `COMMAND` (\"db migrate\") although it may not return or runs what it is given, and offer its inputs that run code or commands (repeatable)"},
 			&cli.IntFlag{Name: "max-depth", Value: 3, Usage: "read subcommands this many levels deep"},
 			&cli.IntFlag{Name: "max-runs", Value: 100, Usage: "run the program for help at most this many times"},
 			&cli.DurationFlag{Name: "timeout", Value: wrapTimeout, Usage: "give each help run this long"},
@@ -107,7 +109,8 @@ func report(w io.Writer, res *wrap.Result) {
 		{"recognised", res.Recognised},
 		{"guessed (check these)", res.Guessed},
 		{"could not read", res.Unread},
-		{"left out (may write, run commands or not return)", res.LeftOut},
+		{"drafted as not read-only: review", res.Review},
+		{"left out (may not return, run code or commands, or write in a read-only tool)", res.LeftOut},
 	} {
 		if len(part.lines) == 0 {
 			continue

@@ -127,16 +127,13 @@ func (d *drafter) draftItself(n *node, summary string) {
 		return
 	}
 	if len(n.path) == d.base {
-		name := ""
-		if len(n.path) > 0 {
-			name = n.path[len(n.path)-1]
-		}
-		if why := risky(name, nil, n.help.about); why != "" {
+		name := d.commandName(n.path)
+		if j := judgeCommand([]string{name}, n.help.about); j.verdict == excluded {
 			if !d.allowed(n.path) {
-				d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s: %s; to draft it, add --allow %q", d.cmdline(n.path), why, d.cmdline(n.path)))
+				d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s: %s; to draft it, add --allow %q", d.cmdline(n.path), j.why, d.cmdline(n.path)))
 				return
 			}
-			self.writes = true
+			self.allowed = true
 		}
 	}
 	d.walk(self, summary)

@@ -8,11 +8,13 @@
 //
 // Help is read by running the program directly, never through a shell,
 // with stdin on the null device, under a timeout, and subcommands within
-// bounds on depth, runs and time. Commands and flags that look like they
-// write, delete, push, deploy, run other commands or do not return are
-// left out unless [Options.Allow] names them. [Result] says what was
-// recognised, what was guessed, what could not be read and what was left
-// out; docs/wrap.md describes each layout.
+// bounds on depth, runs and time. A tool is read-only only when its help
+// says it only reads; the others are drafted as not read-only and listed
+// in [Result.Review]. Commands that do not return or run what they are
+// given, and inputs that take code or commands, are left out unless
+// [Options.Allow] names them. [Result] says what was recognised, what was
+// guessed, what could not be read and what was left out; docs/wrap.md
+// describes each layout and how the safety decision is made.
 //
 //	res, err := wrap.Draft(ctx, []string{"yamllint"}, wrap.Options{})
 //	if err != nil { ... }           // not found, or no readable help

@@ -17,11 +17,13 @@ import (
 
 // Options bound and steer [Draft]. The zero value is ready to use.
 type Options struct {
-	// Allow names commands to draft although their names or help suggest
-	// that they write, delete, push, deploy or do not return: a command
-	// path as the user types it ("db migrate", or the program's name for
-	// the program itself) or a tool name ("prog_db_migrate"). Their tools
-	// are marked "readOnly": false.
+	// Allow names commands to draft although their names or help say
+	// that they do not return (servers, shells, watchers), run what they
+	// are given, or deploy, publish or push; and whose inputs that take
+	// code or a command to run are offered: a command path as the user
+	// types it ("db migrate", or the program's name for the program
+	// itself) or a tool name ("prog_db_migrate"). Their tools are marked
+	// "readOnly": false.
 	Allow []string
 	// MaxDepth is how many levels of subcommands are read below the
 	// command given. Default 3.
@@ -52,17 +54,23 @@ type Result struct {
 	// Unread lists what could not be read: flags of no supported shape,
 	// commands whose help failed, commands beyond the bounds.
 	Unread []string
-	// LeftOut lists the commands and flags left out because they may
-	// write, delete, push, deploy or not return, with how to add them.
+	// Review lists the tools drafted with "readOnly": false, and why:
+	// nothing in their help says they only read, or something says they
+	// change something. A client asks before each call of such a tool.
+	Review []string
+	// LeftOut lists the commands left out because they may not return,
+	// run what they are given, or deploy, publish or push, and the inputs
+	// left out because they run code or commands, or write in a
+	// read-only tool, with how to add them.
 	LeftOut []string
 }
 
 // Draft reads the help of the program argv[0] (of its subcommand
 // argv[1:], when given) and of its subcommands, and drafts a manifest
-// with one read-only tool per command that has no subcommands of its
-// own. Help is read by running the program directly, never through a
-// shell, with stdin on the null device and each run under
-// Options.Timeout.
+// with one tool per command that has no subcommands of its own: read-only
+// only when its help says it only reads (see docs/wrap.md). Help is read
+// by running the program directly, never through a shell, with stdin on
+// the null device and each run under Options.Timeout.
 //
 // Draft fails, and drafts nothing, when the program is not found or its
 // help cannot be read: it times out or prints nothing that reads as
@@ -89,16 +97,12 @@ func draft(ctx context.Context, argv []string, opts Options, run runFunc) (*Resu
 		return nil, err
 	}
 	if len(root.help.commands) == 0 {
-		last := ""
-		if d.base > 0 {
-			last = argv[len(argv)-1]
-		}
-		if why := risky(last, nil, root.help.about); why != "" {
+		if j := judgeCommand([]string{d.commandName(root.path)}, root.help.about); j.verdict == excluded {
 			if !d.allowed(root.path) {
-				d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s: %s; to draft it, add --allow %q", d.cmdline(root.path), why, d.cmdline(root.path)))
+				d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s: %s; to draft it, add --allow %q", d.cmdline(root.path), j.why, d.cmdline(root.path)))
 				return nil, fmt.Errorf("no tool to draft: %s", noToolsReason(d.res))
 			}
-			root.writes = true
+			root.allowed = true
 		}
 	}
 	d.walk(root, "")
@@ -131,7 +135,7 @@ type node struct {
 	text    string
 	summary string // from the parent's list
 	parents []*node
-	writes  bool // left out as one that may write, and drafted because Options.Allow names it
+	allowed bool // left out as one that may not return or runs what it is given, and drafted because Options.Allow names it
 }
 
 type drafter struct {
@@ -235,6 +239,32 @@ func (d *drafter) cmdline(path []string) string {
 	return strings.Join(append([]string{filepath.Base(d.prog)}, path...), " ")
 }
 
+// commandName is the name of the command at path: its last word, or the
+// program's name.
+func (d *drafter) commandName(path []string) string {
+	if len(path) == 0 {
+		return filepath.Base(d.prog)
+	}
+	return path[len(path)-1]
+}
+
+// usageDepth returns how many words after the program in a usage line
+// are the names of the command at path: "git log [<options>]" has one,
+// "python -m json.tool [-h]" two, and http.server's "server.py [-h]",
+// read for "python3 -m http.server", none.
+func usageDepth(usage string, path []string) int {
+	groups := usageGroups(usage)
+	i := 1
+	for _, w := range path {
+		if i < len(groups) && (groups[i] == w || reLiteral().MatchString(groups[i])) {
+			i++
+		}
+	}
+	return i - 1
+}
+
+var reLiteral = re(`^[a-z][a-z0-9._:-]*$`)
+
 // walk drafts the command n and reads its subcommands, depth first.
 func (d *drafter) walk(n *node, summary string) {
 	n.summary = summary
@@ -242,22 +272,25 @@ func (d *drafter) walk(n *node, summary string) {
 	if len(h.commands) == 0 {
 		// In any form of its usage: ionice [options] <command>.
 		positionals, _ := positionalsOf(n)
-		for _, form := range append([]string{h.usage}, h.forms...) {
-			more, _ := usageArgs(form, h.layout, len(n.path))
+		forms := append([]string{h.usage}, h.forms...)
+		for _, form := range forms {
+			more, _ := usageArgs(form, h.layout, usageDepth(form, n.path))
 			positionals = append(positionals, more...)
 		}
-		why := runsCommands(positionals)
-		if why == "" {
-			why = writingForm(append([]string{h.usage}, h.forms...), len(n.path))
-		}
-		if why != "" && !n.writes {
+		if why := runsCommands(positionals); why != "" && !n.allowed {
 			if !d.allowed(n.path) {
 				d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s: %s; to draft it, add --allow %q", d.cmdline(n.path), why, d.cmdline(n.path)))
 				return
 			}
-			n.writes = true
+			n.allowed = true
 		}
-		d.tool(n)
+		var why string
+		for _, form := range forms {
+			if why = writingForm([]string{form}, usageDepth(form, n.path)); why != "" {
+				break
+			}
+		}
+		d.tool(n, why)
 		return
 	}
 	d.res.Recognised = append(d.res.Recognised, fmt.Sprintf("%s: %s help; %s",
@@ -266,9 +299,9 @@ func (d *drafter) walk(n *node, summary string) {
 	for _, c := range h.commands {
 		path := append(slices.Clone(n.path), c.name)
 		line := d.cmdline(path)
-		why := risky(c.name, c.aliases, c.summary)
-		if why != "" && !d.allowed(path) {
-			d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s: %s; to draft it, add --allow %q", line, why, strings.Join(path, " ")))
+		j := judgeCommand(append([]string{c.name}, c.aliases...), c.summary)
+		if j.verdict == excluded && !d.allowed(path) {
+			d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s: %s; to draft it, add --allow %q", line, j.why, strings.Join(path, " ")))
 			continue
 		}
 		if len(path) > d.opts.MaxDepth+d.base {
@@ -284,7 +317,7 @@ func (d *drafter) walk(n *node, summary string) {
 			d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s: %v", line, err))
 			continue
 		}
-		child.writes = why != ""
+		child.allowed = j.verdict == excluded
 		d.walk(child, c.summary)
 	}
 }

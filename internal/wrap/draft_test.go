@@ -90,7 +90,7 @@ func TestDraftClickGroup(t *testing.T) {
 			}
 		}
 	}
-	if tl.ReadOnly != nil || tl.Description != "Show all registered routes with endpoints and methods." {
+	if tl.ReadOnly == nil || !*tl.ReadOnly || tl.Description != "Show all registered routes with endpoints and methods." {
 		t.Errorf("readOnly %v, description %q", tl.ReadOnly, tl.Description)
 	}
 	wantLeftOut := []string{
@@ -124,7 +124,6 @@ func TestDraftCobraInheritedFlagsFollowTheSubcommand(t *testing.T) {
 	in := m.Tools[1].Inputs
 	for name, want := range map[string]map[string]any{
 		"indent":         {"type": "integer", "flag": "--indent="},
-		"output-format":  {"flag": "--output-format="},
 		"colors":         {"type": "boolean", "flag": "--colors="}, // pflag reads --colors=false
 		"yaml_file1":     {"type": "array"},
 		"expression_arg": {"description": nil},
@@ -136,11 +135,17 @@ func TestDraftCobraInheritedFlagsFollowTheSubcommand(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := in["inplace"]; ok {
-		t.Error("--inplace, which rewrites files, was offered")
+	// "Apply the expression to each document" does not say it only
+	// reads: the tool is not read-only, and so may offer --inplace.
+	if ro := m.Tools[0].ReadOnly; ro == nil || *ro || in["inplace"] == nil {
+		t.Errorf("yq_eval: readOnly %v, inplace %v: want a tool that is not read-only, with --inplace", ro, in["inplace"])
 	}
-	if !strings.Contains(strings.Join(res.LeftOut, "\n"), "yq eval -i/--inplace: may write or run commands (its name says inplace)") {
-		t.Errorf("left out:\n%s", strings.Join(res.LeftOut, "\n"))
+	if want := `yq eval (tool yq_eval): its help says "apply"`; len(res.Review) == 0 || !strings.HasPrefix(res.Review[0], want) {
+		t.Errorf("review:\n%s\nwant %q", strings.Join(res.Review, "\n"), want)
+	}
+	// Its --output-format takes json: the draft sets it.
+	if _, ok := in["output-format"]; ok || !slices.Contains(c, "--output-format=json") {
+		t.Errorf("command %q: want --output-format=json set, and no input for it", c)
 	}
 }
 
@@ -168,21 +173,21 @@ func TestDraftURFaveV3GlobalFlags(t *testing.T) {
 			t.Errorf("%s is not reported as unread:\n%s", c, unread)
 		}
 	}
-	leftOut := strings.Join(res.LeftOut, "\n")
-	for _, c := range []string{"generate", "ensure-goimports", "set-mkdocs-remote", "deploy-mkdocs"} {
-		if !strings.Contains(leftOut, "builder "+c+": its name says") {
-			t.Errorf("%s is not left out:\n%s", c, leftOut)
+	// Commands that change something are drafted (here: read, and
+	// reported unread); one that deploys is left out.
+	for _, c := range []string{"generate", "ensure-goimports", "set-mkdocs-remote"} {
+		if !strings.Contains(unread, "builder "+c+`: "builder `) {
+			t.Errorf("%s is not read:\n%s", c, unread)
 		}
+	}
+	if leftOut := strings.Join(res.LeftOut, "\n"); leftOut != `builder deploy-mkdocs: its name says deploy; to draft it, add --allow "deploy-mkdocs"` {
+		t.Errorf("left out:\n%s", leftOut)
 	}
 }
 
-func TestDraftAllowMarksWriteTools(t *testing.T) {
+func TestDraftMarksWriteTools(t *testing.T) {
 	run, _ := helpsOf(t, map[string]string{"swag": "urfave2-swag", "swag init": "urfave2-swag-init"})
-	_, err := draft(context.Background(), []string{"swag"}, Options{}, run)
-	if err == nil || !strings.Contains(err.Error(), `swag init: its name says init; to draft it, add --allow "init"`) {
-		t.Fatalf("want no tools and the reason, got %v", err)
-	}
-	res, err := draft(context.Background(), []string{"swag"}, Options{Allow: []string{"init"}}, run)
+	res, err := draft(context.Background(), []string{"swag"}, Options{}, run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,6 +195,9 @@ func TestDraftAllowMarksWriteTools(t *testing.T) {
 	tl := m.Tools[0]
 	if tl.Name != "swag_init" || tl.ReadOnly == nil || *tl.ReadOnly {
 		t.Errorf("%s readOnly %v: want swag_init marked readOnly false", tl.Name, tl.ReadOnly)
+	}
+	if want := "swag init (tool swag_init): its name says init"; !slices.Contains(res.Review, want) {
+		t.Errorf("review:\n%s\nwant %q", strings.Join(res.Review, "\n"), want)
 	}
 	for name, want := range map[string]map[string]any{
 		"parseDepth":  {"type": "integer"},
@@ -210,7 +218,7 @@ func TestDraftAllowMarksWriteTools(t *testing.T) {
 
 func TestDraftBounds(t *testing.T) {
 	texts := map[string]string{"reuse": "argparse-reuse"}
-	for _, c := range []string{"lint", "spdx", "supported-licenses"} {
+	for _, c := range []string{"annotate", "lint", "spdx", "supported-licenses"} {
 		texts["reuse "+c] = "argparse-reuse-spdx"
 	}
 	run, runs := helpsOf(t, texts)
@@ -271,7 +279,7 @@ func TestDraftGoFlagPositionals(t *testing.T) {
 		{"goflag-duf", "duf", []string{"--", "{args}"}}, // no usage line: guessed
 		{"clap-hyperfine", "hyperfine", nil},            // runs the commands it is given: left out
 		{"argparse-yamllint", "yamllint", []string{"--", "{file_or_dir}"}},
-		{"click-black", "black", nil}, // a formatter: left out
+		{"click-black", "black", []string{"--", "{src}"}}, // a formatter: drafted, not read-only
 	} {
 		run, _ := helpsOf(t, map[string]string{c.prog: c.help})
 		res, err := draft(context.Background(), []string{c.prog}, Options{}, run)
@@ -334,7 +342,7 @@ func TestDraftKubectl(t *testing.T) {
 		"all-namespaces": {"type": "boolean", "flag": "--all-namespaces="},
 		"filename":       {"type": "array", "flag": "--filename="},
 		"chunk-size":     {"type": "integer", "flag": "--chunk-size="},
-		"output":         {"type": nil, "flag": "--output="},
+		"output":         nil, // -o json is set: see below
 		"server-print":   {"type": "boolean", "description": "If true, have the server return the appropriate table output. Supports extension APIs and CRDs. Default: true."},
 		"args":           {"type": "array"},
 	} {
@@ -343,20 +351,27 @@ func TestDraftKubectl(t *testing.T) {
 				t.Errorf("input %s: %s is %#v, want %#v", name, k, got, v)
 			}
 		}
+		if want == nil && tl.Inputs[name] != nil {
+			t.Errorf("input %s is offered", name)
+		}
+	}
+	if !slices.Contains(tl.Command, "--output=json") || tl.ReadOnly == nil || !*tl.ReadOnly {
+		t.Errorf("kubectl_get: command %q, readOnly %v: want --output=json set, and read-only", tl.Command, tl.ReadOnly)
 	}
 	if got := tl.Command[len(tl.Command)-2:]; !reflect.DeepEqual(got, []string{"--", "{args}"}) {
 		t.Errorf("kubectl_get: command ends %q", got)
 	}
-	report := strings.Join(append(append(res.Recognised, res.Guessed...), res.LeftOut...), "\n")
+	report := strings.Join(append(append(append(res.Recognised, res.Guessed...), res.LeftOut...), res.Unread...), "\n")
 	for _, want := range []string{
 		"kubectl: kubectl help; 41 subcommands",
 		"kubectl get args: a list of positional arguments, for (TYPE[.VERSION][.GROUP]",
-		`kubectl cordon: its name says cordon; to draft it, add --allow "cordon"`,
-		`kubectl drain: its name says drain`,
-		`kubectl expose: its name says expose`,
-		`kubectl attach: its name says attach`,
-		`kubectl replace: its name says replace`,
-		`kubectl config: its help says "Modify kubeconfig files"`,
+		`kubectl attach: its name says attach; to draft it, add --allow "attach"`,
+		`kubectl exec: its name says exec`,
+		`kubectl proxy: its help says "Run a proxy to the Kubernetes API server"`,
+		// Commands that change something are read, to be drafted as not
+		// read-only; testdata has no help of theirs.
+		`kubectl cordon: "kubectl cordon --help" printed nothing that reads as help`,
+		`kubectl config: kubectl help; 15 subcommands`,
 	} {
 		if !strings.Contains(report, want) {
 			t.Errorf("the report has no line %q:\n%s", want, report)
@@ -379,7 +394,7 @@ func TestDraftCobraDescriptionIsNotCommands(t *testing.T) {
 		}
 	}
 	for _, r := range *runs {
-		if f := strings.Fields(r); len(f) > 2 && f[len(f)-1] == "--help" && !slices.Contains([]string{"cache", "cat", "check", "diff", "dump", "find", "key", "list", "ls", "recover", "snapshots", "stats", "version"}, f[1]) ||
+		if f := strings.Fields(r); len(f) > 2 && f[len(f)-1] == "--help" && !slices.Contains(strings.Fields("backup cache cat check copy diff dump find forget generate init key list ls migrate mount prune recover restore self-update snapshots stats tag unlock version"), f[1]) ||
 			strings.Contains(r, "Exit") || strings.Contains(r, "Refer") || strings.Contains(r, ":") {
 			t.Errorf("ran %q: a word of a description read as a command", r)
 		}
@@ -389,7 +404,8 @@ func TestDraftCobraDescriptionIsNotCommands(t *testing.T) {
 // A usage of several forms ("pip cache dir", "pip cache info", ...) is
 // not one long form whose words are all required arguments: the
 // arguments section says what they are, or a guessed list stands in; and
-// a form whose literal words write (pip cache purge) leaves it out.
+// a form whose literal words change something (pip cache purge) makes the
+// tool not read-only.
 func TestDraftUsageForms(t *testing.T) {
 	for _, c := range []struct {
 		argv   []string
@@ -398,14 +414,15 @@ func TestDraftUsageForms(t *testing.T) {
 		inputs map[string]map[string]any // nil: the command is left out
 		report string
 	}{
-		{[]string{"pip", "cache"}, map[string]string{"pip cache": "plain-pip-cache"}, nil, nil,
-			`pip cache: a form of its usage may write ("pip cache remove <pattern>"); to draft it, add --allow "pip cache"`},
-		{[]string{"pip", "cache"}, map[string]string{"pip cache": "plain-pip-cache"}, []string{"pip cache"},
+		{[]string{"pip", "cache"}, map[string]string{"pip cache": "plain-pip-cache"}, nil,
 			map[string]map[string]any{"args": {"type": "array"}, "pip": nil, "dir": nil, "purge": nil},
+			`pip cache (tool pip_cache): a form of its usage may change something ("pip cache remove <pattern>")`},
+		{[]string{"pip", "cache"}, map[string]string{"pip cache": "plain-pip-cache"}, nil,
+			map[string]map[string]any{"args": {"type": "array"}},
 			"pip cache args: a list of positional arguments, for the 5 forms of its usage, which wrap cannot read"},
 		{[]string{"rg"}, map[string]string{"rg": "plain-rg"}, nil,
 			map[string]map[string]any{"pattern": {"required": true}, "path": {"type": "array", "required": nil}, "command": nil, "pre": nil},
-			"rg --pre: may write or run commands (its value is a COMMAND to run)"},
+			`rg --pre: runs code or commands (its value is a COMMAND); to offer it, add --allow "rg"`},
 	} {
 		run, _ := helpsOf(t, c.texts)
 		res, err := draft(context.Background(), c.argv, Options{Allow: c.allow}, run)
@@ -432,7 +449,7 @@ func TestDraftUsageForms(t *testing.T) {
 				}
 			}
 		}
-		if report := strings.Join(append(res.Guessed, res.LeftOut...), "\n"); !strings.Contains(report, c.report) {
+		if report := strings.Join(append(append(res.Guessed, res.LeftOut...), res.Review...), "\n"); !strings.Contains(report, c.report) {
 			t.Errorf("%s: the report has no line %q:\n%s", tl.Name, c.report, report)
 		}
 	}

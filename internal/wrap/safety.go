@@ -2,28 +2,367 @@ package wrap
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// writeVerbs are command names, and first words of a command's summary,
-// that suggest it changes something, runs something else, or does not
-// return (a server, a shell): such commands are left out of a draft.
-var writeVerbs = words(`add annotate apply approve backup build commit copy cp create del delete deploy
-	destroy disable download drop edit enable ensure exec execute fmt format gen generate import init
-	install kill link login logout merge migrate mount move mv new patch post prepare prune publish
-	purge push put rebase register release remove rename repl reset restart restore rm run send serve
-	server set shell start stop submit sync uninstall unlink unmount unregister update upgrade upload
-	watch write attach autoscale cancel cordon drain evict forward mark replace rollback scale taint
-	truncate uncordon undo unset wipe expose pause resume reconcile recover`)
+// A draft is read-only only on evidence (docs/wrap.md, "Read-only only on
+// evidence"). A command is judged by the words of its name and of what its
+// help says of it:
+//
+//   - excluded: its name, or the first word of its summary, says it does
+//     not return or runs what it is given (serve, shell, watch, exec, run)
+//     or acts where it cannot be taken back (deploy, publish, push). It is
+//     left out unless --allow names it.
+//   - changes: its name or help has a word that says it changes something
+//     (fix, convert, insert, vendor, "in place", ...), or nothing in them
+//     says it only reads. It is drafted with "readOnly": false.
+//   - reads: its name, or the first sentence of its help, says it only
+//     reads (show, list, check, lint, search, print, ...), and nothing says
+//     it changes anything.
+//
+// The words that say a command changes something need not be complete:
+// a command without a word that says it reads is not read-only anyway.
+// Then each input is judged by its names, value placeholder and
+// description: one that takes code or a command to run is left out
+// unless --allow names the command; one that writes is left out of a
+// read-only tool.
 
-// writeWords anywhere in a summary suggest the same.
-var writeWords = []string{"delete", "deletes", "remove", "removes", "overwrite", "overwrites", "write", "writes",
-	"push", "pushes", "deploy", "deploys", "upload", "uploads", "install", "installs", "in place", "in-place",
-	"modif", "reformat", "reformats", "formatter", "destroy", "destroys"}
+// verdict is what a draft makes of a command.
+type verdict int
 
-// flagVerbs are words of a flag's name, and first words of its
-// description, that suggest it writes files or runs commands.
-var flagVerbs = words(`delete exec execute export generate overwrite remove save write inplace in-place`)
+const (
+	reads    verdict = iota // drafted "readOnly": true
+	changes                 // drafted "readOnly": false, and listed for review
+	excluded                // left out unless Options.Allow names it
+)
+
+// judgement is a verdict and the words of the help that gave it.
+type judgement struct {
+	verdict verdict
+	why     string
+}
+
+// excludeWords, as a word of a command's name or the first word of its
+// summary, say that a call would not return (a server, a shell, a
+// watcher), would run whatever it is given, or acts elsewhere for good.
+var excludeWords = words(`serve server daemon watch shell repl console attach exec run start
+	deploy publish release push`)
+
+// changeWords, as a word of a command's name or anywhere in its help, say
+// that it changes something.
+var changeWords = words(`add adds annotate apply applies approve archive autoupdate backup build builds
+	clean cleans cleanup clear commit compile compress compresses convert converts copy cp create creates
+	decompress decrypt del delete deletes destroy disable download downloads drop edit edits enable encrypt
+	ensure export exports extract fix fixes fmt format formats formatter gc generate generates import imports
+	init insert inserts install installs kill link lock login logout merge migrate modify modifies mount move
+	mv new overwrite overwrites pack patch post prune purge put rebase recover register remove removes rename
+	replace reset restart restore rewrite rewrites rm save saves send sends set sets sign stop submit sync tag touch
+	truncate uncompress uninstall unlink unlock unmount unpack unregister unset update updates upgrade upload
+	uploads vendor wipe write writes inplace`)
+
+// readWords, as a word of a command's name or of the first sentence of
+// its help, say that it only reads.
+var readWords = words(`analyse analyses analyze analyzer analyzes audit audits blame cat check checks checksum
+	compare compares count counts describe describes diff diffs display displays doctor explain explains
+	find finds get gets grep health healthcheck history info inspect inspects lint linter lints list lists
+	locate log logs lookup ls outputs ping preview print prints query queries read reads report reports
+	search searches show shows stat statistics stats status summarize summarizes summary tree validate
+	validates validator verify verifies version vet view viewer views which whoami`)
+
+// readSuffixes end the names of programs that only read: yamllint,
+// staticcheck, rgrep, colordiff, vmstat.
+var readSuffixes = []string{"lint", "check", "grep", "diff", "stat"}
+
+// preamble returns the paragraphs of a help text before its first
+// heading or usage line, where clap 2 prints the program's description
+// after its name, version and author ("ripgrep 13.0.0", "Andrew Gallant
+// <...>", "ripgrep (rg) recursively searches ...").
+func preamble(text string) []string {
+	var paras []string
+	var cur []string
+	for _, l := range strings.Split(expandTabs(text), "\n") {
+		t := strings.TrimSpace(l)
+		if _, _, ok := isHeading(l); ok || strings.HasPrefix(strings.ToLower(t), "usage") {
+			break
+		}
+		if t == "" {
+			if len(cur) > 0 {
+				paras = append(paras, strings.Join(cur, " "))
+			}
+			cur = nil
+			continue
+		}
+		cur = append(cur, t)
+	}
+	if len(cur) > 0 {
+		paras = append(paras, strings.Join(cur, " "))
+	}
+	return paras
+}
+
+// judgeCommand judges a command by its names (its name and aliases; the
+// program's name for the program itself) and what its help says of it
+// (its summary in its parent's list, its own description).
+func judgeCommand(names []string, texts ...string) judgement {
+	for _, n := range names {
+		for _, w := range nameWords(n) {
+			if excludeWords[w] {
+				return judgement{excluded, "its name says " + w}
+			}
+		}
+	}
+	for _, t := range texts {
+		if w := strings.TrimSuffix(first(textWords(t)), "s"); excludeWords[w] {
+			return judgement{excluded, "its help says " + quoteShort(t)}
+		}
+	}
+	for _, n := range names {
+		for _, w := range nameWords(n) {
+			if changeWords[w] {
+				return judgement{changes, "its name says " + w}
+			}
+		}
+	}
+	for _, t := range texts {
+		if w := changeIn(t); w != "" {
+			return judgement{changes, fmt.Sprintf("its help says %q (%s)", w, quoteShort(t))}
+		}
+	}
+	for _, n := range names {
+		for _, w := range nameWords(n) {
+			if readWords[w] {
+				return judgement{reads, "its name says " + w}
+			}
+		}
+		for _, s := range readSuffixes {
+			if strings.HasSuffix(strings.ToLower(n), s) {
+				return judgement{reads, "its name ends in " + s}
+			}
+		}
+	}
+	for _, t := range texts {
+		// The first word of the sentence that says what it does: "The
+		// recover command builds a new snapshot ... it can find" builds.
+		for _, w := range textWords(firstSentence(printsPhrases(t))) {
+			if changeWords[w] {
+				break
+			}
+			if readWords[w] {
+				return judgement{reads, fmt.Sprintf("its help says %q", w)}
+			}
+		}
+	}
+	return judgement{changes, nothingSays}
+}
+
+const nothingSays = "nothing in its name or help says that it only reads"
+
+// nounsToo are changeWords that are often nouns or adjectives in a
+// description ("the set of FILEs", "build tags", "a new line"): they
+// say a command changes something only as the first word of a sentence.
+var nounsToo = words(`set tag link lock new clear build format sign pack put post patch commit
+	merge mount kill stop cp mv rm del gc export import archive backup drop`)
+
+// changeIn returns the word of a text that says a command changes
+// something, or "".
+func changeIn(text string) string {
+	for _, sentence := range reSentenceEnd().Split(printsPhrases(text), -1) {
+		ws := textWords(sentence)
+		for i, w := range ws {
+			if changeWords[w] && (i == 0 || !nounsToo[w]) {
+				return w
+			}
+			if w == "in" && i+1 < len(ws) && ws[i+1] == "place" {
+				return "in place"
+			}
+		}
+	}
+	return ""
+}
+
+// reStdout finds a verb whose object goes to standard output or the
+// terminal: "write sorted concatenation of all FILE(s) to standard
+// output", "-c, --stdout: write on standard output". Such a verb prints.
+var reStdout = re(`(?i)\b(?:write|writes|written|writing|print|prints|output|outputs|dump|dumps|send|sends|save|saves)\b[^.;:]{0,60}?\b(?:to|on|onto|into)\s+(?:the\s+)?(?:standard output|standard error|stdout|stderr|terminal|screen|console)\b`)
+
+// printsPhrases replaces what reStdout finds by "prints".
+func printsPhrases(text string) string {
+	return reStdout().ReplaceAllString(text, "prints")
+}
+
+// An input of a command is judged by its names, placeholder and
+// description.
+type inputKind int
+
+const (
+	plainInput  inputKind = iota
+	writesInput           // writes, fixes, edits in place, names an output file, changes state elsewhere
+	runsInput             // runs a command it is given
+	codeInput             // takes code: the command is an interpreter
+)
+
+// inputWriteWords, as a word of an input's name, say that it writes.
+var inputWriteWords = words(`write fix autofix fixes inplace overwrite save delete remove rm update apply clean
+	cleanup purge vendor
+	edit modify create init install upload send post put patch export dump cache persist persistent
+	outfile outdir outputfile logfile backup`)
+
+// inputChangeWords, in an input's description, say that it writes.
+var inputChangeWords = words(`fix fixes autofix save saves overwrite overwrites rewrite rewrites modify
+	modifies edit edits delete deletes remove removes create creates update updates upload uploads send
+	sends install installs insert inserts persistent`)
+
+// runWords name a command to run: in an input's name or placeholder,
+// and, near a runVerb, in its description.
+var runWords = words(`eval exec execute command commands cmd cmds script scripts program prog code module hook hooks
+	shell sql statement statements executable plugin plugins`)
+
+// runVerbs, near a runWord in an input's description, say that it runs
+// what it is given.
+var runVerbs = words(`run runs running execute executes executed executing execution eval evaluate evaluates evaluated
+	invoke invokes spawn spawns preload`)
+
+// codeWords, in the name or placeholder of an input that runs what it
+// is given, say that what it takes is code: the command is an
+// interpreter (node -e, sed -e script, sqlite3's SQL). So does -c or -e
+// (python -c cmd), and a positional argument that is run (awk's
+// 'program'), which is what the command works on.
+var codeWords = words(`eval script scripts code sql statement statements expression`)
+
+// outputWords name an input that may name an output file or folder.
+var outputWords = words(`o out output outputs dest destination`)
+
+// pathWords in an output input's placeholder or description say that it
+// names a file or folder.
+var pathWords = words(`file filename files path dir directory folder outfile outdir`)
+
+// reWriteTo finds a verb that writes somewhere other than standard
+// output (printsPhrases has taken those out): "write result to FILE",
+// "writes the output of infile to outfile", "save to", "dump into"; but
+// not "set output mode to JSON". An HTTP method or request that may be
+// POST, PUT, PATCH or DELETE changes state elsewhere.
+var reWriteTo = re(`(?i)\b(?:write|writes|written|writing|save|saves|saved|store|stores|dump|dumps|export|exports)\b[^.;:()]{0,40}?\b(?:to|into|back|over)\b|\binstead of (?:standard output|stdout)\b|\b(?:output|log) (?:file|directory|folder)\b|\b(?:method|request)\b.*(?-i:\b(?:POST|PUT|PATCH|DELETE)\b)|(?-i:\b(?:POST|PUT|PATCH|DELETE)\b).*\b(?:method|request)`)
+
+// judgeInput judges a flag (its names, placeholder, description and
+// enum) or a positional argument (its name and description).
+func judgeInput(names []string, value, desc string, enum []string) (inputKind, string) {
+	var nws []string
+	for _, n := range names {
+		nws = append(nws, nameWords(strings.TrimLeft(n, "-"))...)
+	}
+	negated := len(nws) > 0 && (nws[0] == "no" || nws[0] == "dont" || nws[0] == "skip" || nws[0] == "without" || nws[0] == "disable")
+	vws := nameWords(inputName(value))
+	dws := textWords(desc)
+	code := func(ws ...[]string) bool {
+		for _, w := range ws {
+			for _, x := range w {
+				if codeWords[x] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	short := false // -e or -c: an interpreter's spelling
+	for _, n := range names {
+		short = short || n == "-e" || n == "-c"
+	}
+	runs := func(why string) (inputKind, string) {
+		if code(nws, vws) || short {
+			return codeInput, why
+		}
+		return runsInput, why
+	}
+	if !negated {
+		for _, w := range nws {
+			if runWords[w] && w != "module" && w != "code" && w != "program" && w != "shell" {
+				return runs("its name says " + w)
+			}
+			if w == "load" && (containsAny(nws, "extension", "module", "plugin", "library")) {
+				return runs("its name says load")
+			}
+		}
+	}
+	for _, w := range vws {
+		if runWords[w] && w != "module" && w != "hook" && w != "plugin" {
+			return runs("its value is a " + strings.ToUpper(w))
+		}
+	}
+	if runVerbNear(dws) {
+		return runs("its help says " + quoteShort(desc))
+	}
+	if negated {
+		return plainInput, ""
+	}
+	for i, w := range nws {
+		if inputWriteWords[w] || w == "in" && i+1 < len(nws) && nws[i+1] == "place" || w == "log" && containsAny(nws[i+1:], "file") {
+			return writesInput, "its name says " + w
+		}
+	}
+	output := false
+	for _, w := range append(nws, vws...) {
+		output = output || outputWords[w] && !containsAny(nws, "format", "type", "mode", "style", "color", "colour")
+	}
+	if output && len(enum) == 0 && !containsAny(dws, "format") && containsAny(append(append(vws, nws...), dws...), keys(pathWords)...) {
+		return writesInput, "it names an output file or folder"
+	}
+	if containsAny(vws, "outfile", "outdir", "dest", "destination") {
+		return writesInput, "its value is " + strings.ToUpper(value)
+	}
+	if m := reWriteTo().FindString(printsPhrases(desc)); m != "" {
+		return writesInput, fmt.Sprintf("its help says %q", m)
+	}
+	for i, w := range textWords(printsPhrases(desc)) {
+		if inputChangeWords[w] || w == "in" && i+1 < len(dws) && dws[i+1] == "place" || w == "inplace" {
+			return writesInput, fmt.Sprintf("its help says %q", w)
+		}
+	}
+	for _, e := range enum {
+		if e == "POST" || e == "PUT" || e == "DELETE" || e == "PATCH" || e == "post" || e == "put" || e == "delete" || e == "patch" {
+			return writesInput, "one of its values is " + e
+		}
+	}
+	return plainInput, ""
+}
+
+// runVerbNear reports whether a runVerb and a runWord stand within four
+// words of each other: "Execute a command for each search result", "add
+// the script to the commands to be executed", but not "searching &
+// executing (default: number of CPU cores)".
+func runVerbNear(ws []string) bool {
+	for i, w := range ws {
+		if !runVerbs[w] {
+			continue
+		}
+		for j := max(0, i-4); j < min(len(ws), i+5); j++ {
+			if runWords[ws[j]] && j != i {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reOption finds option-like words in a help text: "-delete", "--exec".
+var reOption = re(`(?:^|[\s\[(,|])(--?[a-zA-Z][a-zA-Z0-9]*(?:-[a-zA-Z0-9]+)*)`)
+
+// strayOption returns an option that the help text of a command
+// mentions, that is not one of its flags as read, and whose name says it
+// writes or runs a command, or "": GNU find's actions (-delete, -exec)
+// are words of its expression, not flags.
+func strayOption(text string, read map[string]bool) string {
+	for _, m := range reOption().FindAllStringSubmatch(text, -1) {
+		name := m[1]
+		if read[name] {
+			continue
+		}
+		if k, _ := judgeInput([]string{name}, "", "", nil); k != plainInput {
+			return name
+		}
+	}
+	return ""
+}
 
 // commandArgs are names of positional arguments that stand for a command
 // the program runs, or hands to a subcommand it does not list: git's
@@ -41,9 +380,9 @@ func runsCommands(positionals []arg) string {
 	return ""
 }
 
-// writingForm returns why a usage whose forms are these may write, or
-// "": a literal word of a form, after the program and depth subcommand
-// names, is one of writeVerbs ("pip cache purge", "pip config set",
+// writingForm returns why a usage whose forms are these may change
+// something, or "": a literal word of a form, after the program and depth
+// subcommand names, says so ("pip cache purge", "pip config set",
 // restic's "key [list|add|remove|passwd]"), so its arguments choose an
 // action that writes.
 func writingForm(forms []string, depth int) string {
@@ -54,8 +393,8 @@ func writingForm(forms []string, depth int) string {
 		}
 		for _, g := range groups[depth+1:] {
 			for _, w := range strings.FieldsFunc(g, func(r rune) bool { return strings.ContainsRune("[](){}<>| .", r) }) {
-				if writeVerbs[w] { // lower case: a literal word, not a placeholder
-					return fmt.Sprintf("a form of its usage may write (%s)", quoteShort(form))
+				if changeWords[w] || excludeWords[w] { // lower case: a literal word, not a placeholder
+					return fmt.Sprintf("a form of its usage may change something (%s)", quoteShort(form))
 				}
 			}
 		}
@@ -71,70 +410,57 @@ func words(s string) map[string]bool {
 	return m
 }
 
-// risky returns why a command may change something, or "".
-func risky(name string, aliases []string, summary string) string {
-	for _, n := range append([]string{name}, aliases...) {
-		for _, part := range strings.FieldsFunc(strings.ToLower(n), func(r rune) bool { return r == '-' || r == '_' || r == ':' }) {
-			if writeVerbs[part] {
-				return "its name says " + part
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func containsAny(ws []string, any ...string) bool {
+	for _, w := range ws {
+		for _, a := range any {
+			if w == a {
+				return true
 			}
 		}
 	}
-	return riskyText(summary)
+	return false
 }
 
-// riskyText returns why a summary suggests a command that writes, or "".
-func riskyText(summary string) string {
-	s := strings.ToLower(summary)
-	if f := strings.Fields(strings.TrimPrefix(s, "(additionally) ")); len(f) > 0 {
-		first := strings.Trim(f[0], ".,:;()")
-		if writeVerbs[first] || writeVerbs[strings.TrimSuffix(first, "s")] || writeVerbs[strings.TrimSuffix(first, "es")] {
-			return "its help says " + quoteShort(summary)
-		}
-	}
-	for _, w := range writeWords {
-		if containsWord(s, w) {
-			return "its help says " + quoteShort(summary)
-		}
+// nameWords splits a name into lower-case words: "set-mkdocs-remote",
+// "http.server", "dry_run", "ls-files".
+func nameWords(n string) []string {
+	return strings.FieldsFunc(strings.ToLower(n), func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+	})
+}
+
+// textWords splits a text into lower-case words of letters; a word
+// with '_' in it is an identifier, not words ("create_app").
+func textWords(s string) []string {
+	ws := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !('a' <= r && r <= 'z' || r == '_') })
+	return slices.DeleteFunc(ws, func(w string) bool { return strings.Contains(w, "_") })
+}
+
+// first of words, or "".
+func first(ws []string) string {
+	if len(ws) > 0 {
+		return ws[0]
 	}
 	return ""
 }
 
-// riskyFlag returns why a flag may write files or run commands, or "".
-func riskyFlag(f option) string {
-	for _, n := range f.names {
-		for _, part := range strings.FieldsFunc(strings.ToLower(strings.TrimLeft(n, "-")), func(r rune) bool { return r == '-' || r == '_' }) {
-			if flagVerbs[part] {
-				return "its name says " + part
-			}
-		}
-	}
-	if v := inputName(f.value); commandArgs[v] { // rg's --pre <COMMAND>
-		return "its value is a " + strings.ToUpper(v) + " to run"
-	}
-	if fs := strings.Fields(strings.ToLower(f.desc)); len(fs) > 0 && flagVerbs[strings.Trim(fs[0], ".,:;()")] {
-		return "its help says " + quoteShort(f.desc)
-	}
-	return ""
-}
+var reSentenceEnd = re(`[.!?](?:\s|$)`)
 
-func containsWord(s, w string) bool {
-	for i := 0; ; {
-		j := strings.Index(s[i:], w)
-		if j < 0 {
-			return false
-		}
-		j += i
-		before := j == 0 || !isLetter(s[j-1])
-		after := j+len(w) == len(s) || !isLetter(s[j+len(w)]) || strings.HasSuffix(w, "modif")
-		if before && after {
-			return true
-		}
-		i = j + 1
+// firstSentence of a text.
+func firstSentence(s string) string {
+	if loc := reSentenceEnd().FindStringIndex(s); loc != nil {
+		return s[:loc[0]]
 	}
+	return s
 }
-
-func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // quoteShort quotes the first sentence of s, cut to 60 bytes.
 func quoteShort(s string) string {

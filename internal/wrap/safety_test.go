@@ -2,44 +2,113 @@ package wrap
 
 import "testing"
 
-func TestRisky(t *testing.T) {
+func TestJudgeCommand(t *testing.T) {
 	for _, c := range []struct {
 		name, summary string
-		risky         bool
+		want          verdict
 	}{
-		{"lint", "list all non-compliant files", false},
-		{"check", "Checks if configuration is valid", false},
-		{"routes", "Show the routes for the app.", false},
-		{"eval", "(default) Apply the expression to each document", false},
-		{"supported-licenses", "list all supported SPDX licenses", false},
-		{"set-mkdocs-remote", "", true},
-		{"deploy-mkdocs", "", true},
-		{"annotate", "add copyright and licensing into the header of files", true},
-		{"spdx", "Writes the bill of materials to a file", true},
-		{"tidy", "Removes unused entries", true},
-		{"fix", "Fix the files in place", true},
-		{"i", "Create docs.go", true},
-		{"up", "Upload the bundle", true},
-		{"stats", "Show statistics; nothing is rewritten", false},
+		{"lint", "list all non-compliant files", reads},
+		{"check", "Checks if configuration is valid", reads},
+		{"routes", "Show the routes for the app.", reads},
+		{"supported-licenses", "list all supported SPDX licenses", reads},
+		{"stats", "Show statistics", reads},
+		{"yamllint", "A linter for YAML files.", reads},
+		{"staticcheck", "", reads}, // a name that ends in check
+		{"sort", "Write sorted concatenation of all FILE(s) to standard output.", reads},
+		{"json.tool", "A simple command line interface for json module to validate and pretty-print JSON objects.", reads},
+		{"du", "Summarize device usage of the set of FILEs, recursively for directories.", reads},
+		// Nothing says it only reads: drafted, but not read-only.
+		{"eval", "(default) Apply the expression to each document", changes},
+		{"duf", "", changes},
+		{"autoupdate", "Auto-update pre-commit config to the latest repos' versions.", changes},
+		{"gc", "Clean unused cached repos.", changes},
+		{"try-repo", "Try the hooks in a repository, useful for developing new hooks.", changes},
+		{"vendor", "Vendor all module dependencies into the _vendor directory.", changes},
+		{"toJSON", "Convert front matter to JSON", changes},
+		{"insert", "Insert records from FILE into a table, creating the table if it does not already exist", changes},
+		{"annotate", "add copyright and licensing into the header of files", changes},
+		{"spdx", "Writes the bill of materials to a file", changes},
+		{"gzip", "Compress or uncompress FILEs (by default, compress FILES in-place).", changes},
+		{"xz", "Compress or decompress FILEs in the .xz format.", changes},
+		{"sd", "An intuitive find & replace CLI.", changes}, // "find", but also "replace"
+		{"tidy", "Removes unused entries", changes},
+		{"set-mkdocs-remote", "", changes},
+		{"list-and-fix", "Show and fix lint errors", changes},
+		// Does not return, runs what it is given, or acts for good.
+		{"http.server", "", excluded},
+		{"serve", "Serve the site", excluded},
+		{"shell", "", excluded},
+		{"deploy-mkdocs", "", excluded},
+		{"dev", "Start a development server", excluded},
+		{"run", "Run a hook.", excluded},
 	} {
-		if got := risky(c.name, nil, c.summary) != ""; got != c.risky {
-			t.Errorf("risky(%q, %q) = %v, want %v", c.name, c.summary, got, c.risky)
+		if got := judgeCommand([]string{c.name}, c.summary); got.verdict != c.want {
+			t.Errorf("judgeCommand(%q, %q) = %v (%s), want %v", c.name, c.summary, got.verdict, got.why, c.want)
 		}
 	}
+}
+
+func TestJudgeInput(t *testing.T) {
 	for _, c := range []struct {
-		names []string
-		desc  string
-		risky bool
+		names       []string
+		value, desc string
+		enum        []string
+		want        inputKind
 	}{
-		{[]string{"-x", "--exec"}, "Execute a command for each search result", true},
-		{[]string{"--export-json"}, "Export the timing summary statistics as JSON", true},
-		{[]string{"-i", "--inplace"}, "update the file in place of first file given.", true},
-		{[]string{"-p", "--prepare"}, "Execute CMD before each timing run.", true},
-		{[]string{"-o", "--output-format"}, "[auto|a|yaml|y] output format type.", false},
-		{[]string{"--no-ignore"}, "Show search results from files that would otherwise be ignored", false},
+		{[]string{"-x", "--exec"}, "<cmd>", "Execute a command for each search result", nil, runsInput},
+		{[]string{"--pre"}, "<COMMAND>", "For each input PATH, this flag causes ripgrep to search the standard output of COMMAND PATH.", nil, runsInput},
+		{[]string{"-p", "--prepare"}, "<CMD>", "Execute CMD before each timing run.", nil, runsInput},
+		{[]string{"--password-command"}, "command", "shell command to obtain the repository password", nil, runsInput},
+		{[]string{"--plugin"}, "String", "Specify plugins", nil, runsInput},
+		{[]string{"--load-extension"}, "TEXT", "Path to SQLite extension, with optional :entrypoint", nil, runsInput},
+		// Interpreters: the input is code.
+		{[]string{"-c"}, "cmd", "program passed in as string (terminates option list)", nil, codeInput},
+		{[]string{"-e", "--eval"}, "script", "evaluate script", nil, codeInput},
+		{[]string{"-e", "--expression"}, "script", "add the script to the commands to be executed", nil, codeInput},
+		{[]string{"sql"}, "sql", "", nil, codeInput},
+		{[]string{"program"}, "program", "", nil, runsInput}, // code when positional: see TestDraftInterpreters
+		// Writers.
+		{[]string{"--export-json"}, "<FILE>", "Export the timing summary statistics as JSON to the given FILE.", nil, writesInput},
+		{[]string{"-i", "--inplace"}, "", "update the file inplace of first file given.", nil, writesInput},
+		{[]string{"--fix"}, "", "Automatically fix problems", nil, writesInput},
+		{[]string{"--unsafe-fixes"}, "", "Include fixes that may not retain the original intent of the code.", nil, writesInput},
+		{[]string{"--output-file"}, "<OUTPUT_FILE>", "Specify file to write the linter output to (default: stdout)", nil, writesInput},
+		{[]string{"-o", "--output"}, "FILE", "write result to FILE instead of standard output", nil, writesInput},
+		{[]string{"-o", "--output-file"}, "string", "Export all info into file as JSON", nil, writesInput},
+		{[]string{"-l", "--log-file"}, "string", "Path to a logfile", nil, writesInput},
+		{[]string{"--init"}, "", "Run config initialization wizard", nil, writesInput},
+		{[]string{"outfile"}, "outfile", "write the output of infile to outfile", nil, writesInput},
+		{[]string{"-w", "--write"}, "", "write result to (source) file instead of stdout", nil, writesInput},
+		{[]string{"method"}, "method", "The HTTP method to be used for the request (GET, POST, PUT, DELETE, ...).", nil, writesInput},
+		{[]string{"-X", "--request"}, "<method>", "Specify request method to use", []string{"GET", "POST", "DELETE"}, writesInput},
+		{[]string{"--cache-dir"}, "directory", "set the cache directory", nil, writesInput},
+		{[]string{"--cleanup-cache"}, "", "auto remove old cache directories", nil, writesInput},
+		{[]string{"--write-config"}, "", "Write current configuration to file (default $HOME/.gdu.yaml)", nil, writesInput},
+		// What only reads, or only chooses what is printed.
+		{[]string{"-o", "--output-format"}, "string", "[auto|a|yaml|y] output format type.", []string{"auto", "yaml"}, plainInput},
+		{[]string{"-o", "--output"}, "string", "Output format. One of: json|yaml|wide", nil, plainInput},
+		{[]string{"--no-ignore"}, "", "Show search results from files that would otherwise be ignored", nil, plainInput},
+		{[]string{"-c", "--stdout"}, "", "write on standard output, keep original files unchanged", nil, plainInput},
+		{[]string{"-a", "--all"}, "", "write counts for all files, not just directories", nil, plainInput},
+		{[]string{"-j", "--threads"}, "<num>", "Set number of threads to use for searching & executing (default: number of available CPU cores)", nil, plainInput},
+		{[]string{"--no-cache"}, "", "do not use a local cache", nil, plainInput},
+		{[]string{"-e", "--regexp"}, "PATTERNS", "use PATTERNS for matching", nil, plainInput},
+		{[]string{"--dry-run"}, "", "do not write anything", nil, plainInput},
+		{[]string{"-f", "--input-file"}, "string", "Import analysis from JSON file", nil, plainInput},
 	} {
-		if got := riskyFlag(option{names: c.names, desc: c.desc}) != ""; got != c.risky {
-			t.Errorf("riskyFlag(%q, %q) = %v, want %v", c.names, c.desc, got, c.risky)
+		if got, why := judgeInput(c.names, c.value, c.desc, c.enum); got != c.want {
+			t.Errorf("judgeInput(%q, %q, %q) = %v (%s), want %v", c.names, c.value, c.desc, got, why, c.want)
 		}
+	}
+}
+
+func TestStrayOption(t *testing.T) {
+	find := "Usage: find [-H] [-L] [-P] [-Olevel] [-D debugopts] [path...] [expression]\n\n" +
+		"actions: -delete -print0 -printf FORMAT -fprintf FILE FORMAT -print \n      -exec COMMAND ; -exec COMMAND {} + -ok COMMAND ;\n"
+	if got := strayOption(find, map[string]bool{"-H": true}); got != "-delete" {
+		t.Errorf("strayOption(find's help) = %q, want -delete", got)
+	}
+	if got := strayOption("  --exec <cmd>  Execute a command\n", map[string]bool{"--exec": true}); got != "" {
+		t.Errorf("strayOption of a flag read = %q, want \"\"", got)
 	}
 }

@@ -15,7 +15,8 @@ type tool struct {
 	Description string            `json:"description"`
 	Command     []string          `json:"command"`
 	Inputs      map[string]*input `json:"inputs,omitempty"`
-	ReadOnly    *bool             `json:"readOnly,omitempty"`
+	Output      string            `json:"output,omitempty"`
+	ReadOnly    bool              `json:"readOnly"`
 }
 
 // input is a drafted input of a tool.
@@ -35,7 +36,7 @@ func (d *drafter) toolName(path []string) string {
 	parts := append([]string{filepath.Base(d.prog)}, path...)
 	var b strings.Builder
 	for _, p := range parts {
-		for _, r := range p {
+		for _, r := range strings.TrimLeft(p, "-") { // python3 -m zipfile: python3_m_zipfile
 			switch {
 			case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9', r == '-':
 				b.WriteRune(r)
@@ -52,26 +53,41 @@ func (d *drafter) toolName(path []string) string {
 	return name
 }
 
-// tool drafts the tool of a command without subcommands.
-func (d *drafter) tool(n *node) {
+// judged is a flag or positional argument of a command, and what it was
+// judged to be.
+type judged struct {
+	flag  *option // nil for a positional argument
+	pos   arg
+	kind  inputKind
+	why   string
+	level *node  // the command on the path whose flag it is
+	guess string // why a positional argument is a guess, or ""
+}
+
+func (j judged) spell() string {
+	if j.flag != nil {
+		return strings.Join(j.flag.names, "/")
+	}
+	return strings.ToUpper(j.pos.name)
+}
+
+// tool drafts the tool of a command without subcommands. form says why
+// a form of its usage may change something, or is "".
+func (d *drafter) tool(n *node, form string) {
 	h := n.help
 	line := d.cmdline(n.path)
 	name := d.toolName(n.path)
 	for i := 2; d.names[name]; i++ {
 		name = fmt.Sprintf("%s_%d", d.toolName(n.path), i)
 	}
-	t := tool{Name: name, Description: toolDescription(n, line), Command: []string{d.programPath()}, Inputs: map[string]*input{}}
-	if n.writes {
-		t.ReadOnly = new(bool)
-	}
-	var counts typeCounts
+	t := tool{Name: name, Description: toolDescription(n, line), Inputs: map[string]*input{}}
+
 	// The flags of each command on the path, after its name, unless the
 	// command's own help lists those it inherits.
 	levels := append(slices.Clone(n.parents), n)
-	for i, lvl := range levels {
-		if i > 0 {
-			t.Command = append(t.Command, lvl.path[len(lvl.path)-1])
-		}
+	var all []judged
+	read := map[string]bool{}
+	for _, lvl := range levels {
 		fs := lvl.help.flags
 		switch {
 		case lvl != n && h.layout.subflagsInherit:
@@ -81,8 +97,13 @@ func (d *drafter) tool(n *node) {
 			// root's own flags, when the root is the tool).
 			fs = append(slices.Clone(fs), lvl.help.inherited...)
 		}
-		for _, f := range fs {
-			d.addFlag(&t, h.layout, f, line, &counts)
+		for i := range fs {
+			f := &fs[i]
+			k, why := judgeInput(f.names, f.value, f.desc, f.enum)
+			all = append(all, judged{flag: f, kind: k, why: why, level: lvl})
+			for _, nm := range f.names {
+				read[nm] = true
+			}
 		}
 	}
 	positionals, unread := positionalsOf(n)
@@ -95,10 +116,68 @@ func (d *drafter) tool(n *node) {
 		positionals = []arg{{name: "args", array: true}}
 		guesses = []string{"a list of positional arguments, as the help shows no usage line"}
 	}
-	if len(positionals) > 0 && h.layout.dashdash {
-		t.Command = append(t.Command, "--")
-	}
 	for i, p := range positionals {
+		k, why := judgeInput([]string{p.name}, p.name, p.desc, nil)
+		if k == runsInput {
+			k = codeInput // what the command works on is run: awk's 'program'
+		}
+		all = append(all, judged{pos: p, kind: k, why: why, guess: guesses[i]})
+	}
+
+	// Read-only only on evidence: the command's words say it only reads,
+	// no form of its usage changes anything, none of its inputs takes
+	// code, and its help mentions no option that writes that was not read.
+	allowed := n.allowed || d.allowed(n.path)
+	j := judgeCommand([]string{d.commandName(n.path)}, append([]string{n.summary, h.about}, preamble(n.text)...)...)
+	switch {
+	case n.allowed:
+		j = judgement{changes, "it is drafted because --allow names it"}
+	case form != "" && (j.verdict == reads || j.why == nothingSays):
+		j = judgement{changes, form}
+	}
+	for _, in := range all {
+		if j.verdict == reads && (in.kind == codeInput || allowed && in.kind == runsInput) {
+			what := "takes code"
+			if in.kind == runsInput {
+				what = "runs a command, and --allow offers it"
+			}
+			j = judgement{changes, fmt.Sprintf("its input %s %s (%s)", in.spell(), what, in.why)}
+		}
+	}
+	if j.verdict == reads {
+		if o := strayOption(n.text, read); o != "" {
+			j = judgement{changes, fmt.Sprintf("its help mentions %s, which may write or run commands and is not one of the flags read", o)}
+		}
+	}
+	t.ReadOnly = j.verdict == reads
+	if !t.ReadOnly {
+		d.res.Review = append(d.res.Review, fmt.Sprintf("%s (tool %s): %s", line, name, j.why))
+	}
+
+	t.Command = []string{d.programPath()}
+	var counts typeCounts
+	offered := map[string]*option{}
+	for i, lvl := range levels {
+		if i == 0 {
+			t.Command = append(t.Command, lvl.path...) // the program and the subcommands given to wrap
+		} else {
+			t.Command = append(t.Command, lvl.path[len(lvl.path)-1])
+		}
+		for _, in := range all {
+			if in.flag == nil || in.level != lvl || !d.offer(&t, in, allowed, line) {
+				continue
+			}
+			if name := d.addFlag(&t, h.layout, *in.flag, line, &counts); name != "" {
+				offered[name] = in.flag
+			}
+		}
+	}
+	dashdash := h.layout.dashdash
+	for _, in := range all {
+		if in.flag != nil || !d.offer(&t, in, allowed, line) {
+			continue
+		}
+		p := in.pos
 		name := p.name
 		if t.Inputs[name] != nil {
 			name += "_arg" // jq's --args flag and its args
@@ -106,8 +185,12 @@ func (d *drafter) tool(n *node) {
 		if t.Inputs[name] != nil {
 			continue
 		}
-		if guesses[i] != "" {
-			d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s %s: %s", line, name, guesses[i]))
+		if in.guess != "" {
+			d.res.Guessed = append(d.res.Guessed, fmt.Sprintf("%s %s: %s", line, name, in.guess))
+		}
+		if dashdash {
+			t.Command = append(t.Command, "--")
+			dashdash = false
 		}
 		in := &input{Description: p.desc, Required: p.required}
 		if p.array {
@@ -120,15 +203,35 @@ func (d *drafter) tool(n *node) {
 		t.Command = append(t.Command, "{"+name+"}")
 		counts.positionals++
 	}
+	json := d.setJSON(&t, offered, &counts)
 	if len(t.Inputs) == 0 {
 		t.Inputs = nil
 	}
 	d.names[name] = true
 	d.tools = append(d.tools, t)
-	d.res.Recognised = append(d.res.Recognised, fmt.Sprintf("%s: %s help; tool %s: %s", line, h.layout.name, name, counts))
+	verdict := "read-only"
+	if !t.ReadOnly {
+		verdict = "not read-only"
+	}
+	d.res.Recognised = append(d.res.Recognised, fmt.Sprintf("%s: %s help; tool %s (%s%s): %s", line, h.layout.name, name, verdict, json, counts))
 	for _, u := range h.unread {
 		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: this flag line could not be read", line, u))
 	}
+}
+
+// offer reports whether an input is offered by the tool t, and lists it
+// as left out when not: one that runs code or commands unless allowed,
+// one that writes when the tool is read-only.
+func (d *drafter) offer(t *tool, in judged, allowed bool, line string) bool {
+	switch {
+	case (in.kind == codeInput || in.kind == runsInput) && !allowed:
+		d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s %s: runs code or commands (%s); to offer it, add --allow %q", line, in.spell(), in.why, line))
+		return false
+	case in.kind == writesInput && t.ReadOnly:
+		d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s %s: may write (%s), and %s is read-only; to offer it, add it to %s by hand and mark the tool \"readOnly\": false", line, in.spell(), in.why, t.Name, t.Name))
+		return false
+	}
+	return true
 }
 
 // positionalsOf returns the positional arguments of a command: from its
@@ -137,7 +240,7 @@ func (d *drafter) tool(n *node) {
 // arguments that wrap cannot read, or "".
 func positionalsOf(n *node) ([]arg, string) {
 	h := n.help
-	positionals, unread := usageArgs(h.usage, h.layout, len(n.path))
+	positionals, unread := usageArgs(h.usage, h.layout, usageDepth(h.usage, n.path))
 	switch {
 	case len(h.forms) > 0 && len(h.args) > 0: // several forms: the arguments section says which
 		args := slices.Clone(h.args)
@@ -236,20 +339,17 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// addFlag adds a flag to the tool as an input, or reports why not.
-func (d *drafter) addFlag(t *tool, l *layout, f option, line string, counts *typeCounts) {
+// addFlag adds a flag to the tool as an input and returns the input's
+// name, or reports why not and returns "".
+func (d *drafter) addFlag(t *tool, l *layout, f option, line string, counts *typeCounts) string {
 	spell := strings.Join(f.names, "/")
 	if f.skip != "" {
 		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: %s", line, spell, f.skip))
-		return
-	}
-	if why := riskyFlag(f); why != "" {
-		d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s %s: may write or run commands (%s); to offer it, add an input to %s by hand", line, spell, why, t.Name))
-		return
+		return ""
 	}
 	if !utf8.ValidString(f.spelling) {
 		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: its name is not UTF-8 text, which a manifest cannot pass", line, strings.ToValidUTF8(spell, "?")))
-		return
+		return ""
 	}
 	name := strings.TrimLeft(f.spelling, "-")
 	if !validName(name) {
@@ -257,10 +357,10 @@ func (d *drafter) addFlag(t *tool, l *layout, f option, line string, counts *typ
 	}
 	if name == "" {
 		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: no input name can be made of it", line, spell))
-		return
+		return ""
 	}
 	if t.Inputs[name] != nil {
-		return // a parent's flag of the same name: the command's own wins
+		return "" // a parent's flag of the same name: the command's own wins
 	}
 	in := &input{Type: f.typ, Description: f.desc, Required: f.required}
 	if in.Type == "string" {
@@ -312,6 +412,7 @@ func (d *drafter) addFlag(t *tool, l *layout, f option, line string, counts *typ
 	}
 	t.Inputs[name] = in
 	t.Command = append(t.Command, "{"+name+"}")
+	return name
 }
 
 func itemType(typ string) string {
@@ -324,4 +425,65 @@ func itemType(typ string) string {
 // validName reports whether s can be an input's name as it is.
 func validName(s string) bool {
 	return s != "" && len(s) <= 64 && inputName(s) == strings.ToLower(s) && !('0' <= s[0] && s[0] <= '9')
+}
+
+// setJSON makes a tool print JSON where the program offers it: a switch
+// named json (--json, -json), or a format flag that takes json
+// (--format json, -o json, --output=json, -f json). The flag is set in
+// the command, its input is dropped and the tool's output is "json", so
+// a call's result carries structuredContent. A flag whose help says its
+// JSON comes as lines or a stream (JSON Lines, NDJSON), which is not one
+// JSON value, is left as it is, and so is one whose help says only some
+// commands support it. setJSON returns what it set, for the report, or "".
+// reNotOneJSON finds a flag description that says its JSON is not one
+// value, or not for every command.
+var reNotOneJSON = re(`(?i)json[ -]lines|jsonl|ndjson|per line|each line|one line|stream|support`)
+
+func (d *drafter) setJSON(t *tool, offered map[string]*option, counts *typeCounts) string {
+	var names []string
+	for name := range offered {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		f := offered[name]
+		in := t.Inputs[name]
+		if k, _ := judgeInput(f.names, f.value, f.desc, f.enum); k != plainInput ||
+			reNotOneJSON().MatchString(f.desc) {
+			// gdu's --output-file: "Export all info into file as JSON"; rg's
+			// JSON Lines; restic's global --json, "for commands that support it".
+			continue
+		}
+		var set []string
+		switch nws := nameWords(strings.TrimLeft(f.spelling, "-")); {
+		case f.typ == "boolean" && !f.array && len(nws) == 1 && nws[0] == "json":
+			set = []string{f.spelling}
+		case f.typ == "boolean" || f.array || !containsAny(nws, "format", "output", "o", "f", "fmt") ||
+			containsAny(nws, "input", "in", "i", "from", "p"): // yq's --input-format
+
+			continue
+		case slices.Contains(f.enum, "json"), len(f.enum) == 0 && containsAny(textWords(f.desc), "json"):
+			if strings.HasSuffix(in.Flag, "=") {
+				set = []string{in.Flag + "json"}
+			} else {
+				set = []string{in.Flag, "json"}
+			}
+		default:
+			continue
+		}
+		i := slices.Index(t.Command, "{"+name+"}")
+		t.Command = slices.Replace(t.Command, i, i+1, set...)
+		delete(t.Inputs, name)
+		switch {
+		case f.typ == "boolean":
+			counts.booleans--
+		case len(f.enum) > 0:
+			counts.enums--
+		default:
+			counts.strings--
+		}
+		t.Output = "json"
+		return ", output json: " + strings.Join(set, " ")
+	}
+	return ""
 }
