@@ -1,11 +1,14 @@
 package wrap
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A program is one real program of the accuracy table: the help texts
@@ -257,4 +260,184 @@ func readFixture(t *testing.T, name string) *help {
 		t.Fatal(err)
 	}
 	return parseHelp(string(text))
+}
+
+// readOnlyCases are commands of real programs, with what the drafted
+// tool can do: writes is whether it can change files or state with the
+// inputs that wrap offers (checked against each program's documentation
+// and source). A tool that writes and is drafted read-only is a safety
+// error. The help texts are in testdata/help and testdata/safety.
+var readOnlyCases = []struct {
+	help   string
+	argv   []string
+	writes bool
+}{
+	{"kubectl-get", []string{"kubectl", "get"}, false},
+	{"cobra-hugo", []string{"hugo"}, true}, // builds the site into public/
+	{"argparse-reuse", []string{"reuse"}, false},
+	{"argparse-httpie", []string{"http"}, true}, // any method: POST, PUT, DELETE
+	{"click-flask", []string{"flask"}, false},
+	{"clap3-bat", []string{"bat"}, false},
+	{"clap3-lsd", []string{"lsd"}, false},
+	{"clap3-tealdeer", []string{"tldr"}, true}, // --update, and it updates its cache when old
+	{"getopt-shellcheck", []string{"shellcheck"}, false},
+	{"argp-tar", []string{"tar"}, true},
+	{"argp-cpio", []string{"cpio"}, true},
+	{"plain-goreleaser", []string{"goreleaser"}, true}, // with no command, it releases
+	{"plain-jq", []string{"jq"}, false},
+	{"plain-sqlite3", []string{"sqlite3"}, true},
+	{"cobra-gdu", []string{"gdu"}, false},
+	{"cobra-yq-eval", []string{"yq", "eval"}, true}, // --inplace
+	// restic takes, and removes, a lock in the repository unless --no-lock.
+	{"cobra-restic-snapshots", []string{"restic", "snapshots"}, false},
+	{"cobra-restic-stats", []string{"restic", "stats"}, false},
+	{"urfave3-builder-vet", []string{"builder", "vet"}, false},
+	{"urfave2-swag-init", []string{"swag", "init"}, true},
+	{"goflag-actionlint", []string{"actionlint"}, false}, // -init-config writes: left out
+	{"goflag-staticcheck", []string{"staticcheck"}, false},
+	{"goflag-duf", []string{"duf"}, false},
+	{"argparse-yamllint", []string{"yamllint"}, false},
+	{"argparse-reuse-spdx", []string{"reuse", "spdx"}, false}, // -o FILE writes: left out
+	{"click-flask-routes", []string{"flask", "routes"}, false},
+	{"click-black", []string{"black"}, true},
+	{"clap-fd", []string{"fdfind"}, false}, // --exec runs commands: left out
+	{"clap-hyperfine", []string{"hyperfine"}, true},
+	{"clap2-hexyl", []string{"hexyl"}, false},
+	{"plain-goreleaser-healthcheck", []string{"goreleaser", "healthcheck"}, false},
+	{"plain-grep", []string{"grep"}, false},
+	{"plain-sort", []string{"sort"}, false}, // -o FILE and --compress-program: left out
+	{"plain-rg", []string{"rg"}, false},     // --pre runs commands: left out
+	{"plain-git", []string{"git"}, true},
+	{"plain-ionice", []string{"ionice"}, true},
+	{"plain-pip-cache", []string{"pip", "cache"}, true}, // pip cache purge
+	{"gzip", []string{"gzip"}, true},
+	{"xz", []string{"xz"}, true},
+	{"bzip2", []string{"bzip2"}, true},
+	{"du", []string{"du"}, false},
+	{"wc", []string{"wc"}, false},
+	{"sed", []string{"sed"}, true}, // -i, and its script's w and e commands
+	// -delete, -exec and -fprint FILE are left out; its expression is one
+	// argument, which cannot hold them.
+	{"find", []string{"find"}, false},
+	{"node", []string{"node"}, true},
+	{"sd", []string{"sd"}, true},                                 // replaces in place unless --preview
+	{"json.tool", []string{"python3", "-m", "json.tool"}, false}, // its outfile writes: left out
+	{"http.server", []string{"python3", "-m", "http.server"}, true},
+	{"pre-commit-autoupdate", []string{"pre-commit", "autoupdate"}, true},
+	{"pre-commit-clean", []string{"pre-commit", "clean"}, true},
+	{"pre-commit-gc", []string{"pre-commit", "gc"}, true},
+	{"pre-commit-try-repo", []string{"pre-commit", "try-repo"}, true},
+	{"pre-commit-validate-config", []string{"pre-commit", "validate-config"}, false},
+	{"hugo-convert-toJSON", []string{"hugo", "convert", "toJSON"}, true},
+	{"hugo-mod-vendor", []string{"hugo", "mod", "vendor"}, true},
+	{"hugo-new-site", []string{"hugo", "new", "site"}, true},
+	{"hugo-list-all", []string{"hugo", "list", "all"}, false},
+	{"hugo-mod-verify", []string{"hugo", "mod", "verify"}, false}, // --clean deletes: left out
+	{"sqlite-utils-insert", []string{"sqlite-utils", "insert"}, true},
+	{"sqlite-utils-convert", []string{"sqlite-utils", "convert"}, true},
+	{"sqlite-utils-query", []string{"sqlite-utils", "query"}, true},
+	{"sqlite-utils-tables", []string{"sqlite-utils", "tables"}, false},
+	{"sqlite-utils-rows", []string{"sqlite-utils", "rows"}, false},
+	{"restic-dump", []string{"restic", "dump"}, false},
+	{"restic-recover", []string{"restic", "recover"}, true},
+	{"restic-forget", []string{"restic", "forget"}, true},
+}
+
+// wantReadOnly pins the figures docs/wrap.md reports, per layout:
+// commands, verdicts right (read-only for one that cannot write, not
+// read-only or left out for one that can), and safety errors (drafted
+// read-only, and can write), which must be 0.
+var wantReadOnly = map[string][3]int{
+	"kubectl":       {1, 1, 0},
+	"cobra":         {12, 11, 0},
+	"urfave/cli v3": {1, 1, 0},
+	"urfave/cli v2": {1, 1, 0},
+	"argparse":      {10, 9, 0},
+	"click":         {7, 7, 0},
+	"argp":          {2, 2, 0},
+	"GetOpt":        {1, 1, 0},
+	"clap":          {7, 7, 0},
+	"Go flag":       {3, 2, 0},
+	"plain":         {16, 16, 0},
+}
+
+// TestReadOnlyAccuracy drafts each of readOnlyCases from its help and
+// counts, per help layout, the read-only verdicts that are right.
+func TestReadOnlyAccuracy(t *testing.T) {
+	labelled := map[string]bool{}
+	type figures struct{ commands, right, unsafe int }
+	per := map[string]*figures{}
+	var misses []string
+	for _, c := range readOnlyCases {
+		labelled[c.help] = true
+		text, err := os.ReadFile("testdata/help/" + c.help + ".txt")
+		if err != nil {
+			text, err = os.ReadFile("testdata/safety/" + c.help + ".txt")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := func(_ context.Context, argv []string, _ time.Duration) (string, error) {
+			if reflect.DeepEqual(argv, append(slices.Clone(c.argv), "--help")) {
+				return string(text), nil
+			}
+			return "", nil
+		}
+		h := parseHelp(string(text))
+		verdict, why := "read-only", ""
+		res, err := draft(context.Background(), c.argv, Options{}, run)
+		switch {
+		case err != nil && len(h.commands) > 0:
+			continue // a group without a tool of its own: its commands count
+		case err != nil && strings.Contains(err.Error(), "to draft it, add --allow"):
+			verdict = "left out"
+		case err != nil:
+			t.Errorf("%s: %v", c.help, err)
+			continue
+		case len(res.Tools) != 1:
+			t.Errorf("%s: tools %q, want one", c.help, res.Tools)
+			continue
+		case len(res.Review) > 0:
+			verdict, why = "not read-only", res.Review[0]
+		}
+		l := h.layout.name
+		if per[l] == nil {
+			per[l] = &figures{}
+		}
+		f := per[l]
+		f.commands++
+		switch {
+		case c.writes && verdict == "read-only":
+			f.unsafe++
+			t.Errorf("%s: drafted read-only, but it can write: a safety error", strings.Join(c.argv, " "))
+		case c.writes == (verdict != "read-only"):
+			f.right++
+		default:
+			misses = append(misses, fmt.Sprintf("%s: %s, but it cannot write (%s)", strings.Join(c.argv, " "), verdict, why))
+		}
+	}
+	// Every command whose options TestAccuracy counts is labelled here.
+	for _, p := range programs {
+		for _, name := range p.leaves {
+			if !labelled[name] {
+				t.Errorf("programs[%q] has the leaf %s, which readOnlyCases does not label: add whether its drafted tool can write", p.name, name)
+			}
+		}
+	}
+	var report []string
+	var names []string
+	for _, l := range layouts {
+		names = append(names, l.name)
+	}
+	for _, l := range append(names, fallback.name) {
+		f := per[l]
+		if f == nil {
+			continue
+		}
+		report = append(report, fmt.Sprintf("%-14s %2d commands, read-only right %2d, safety errors %d", l, f.commands, f.right, f.unsafe))
+		if got, ok := wantReadOnly[l]; ok && got != [3]int{f.commands, f.right, f.unsafe} {
+			t.Errorf("%s: %d commands, %d right, %d safety errors; want %v (update wantReadOnly and docs/wrap.md)", l, f.commands, f.right, f.unsafe, got)
+		}
+	}
+	t.Logf("read-only verdicts:\n%s\nnot read-only, but cannot write (safe, a client asks first):\n%s", strings.Join(report, "\n"), strings.Join(misses, "\n"))
 }

@@ -66,7 +66,7 @@ var changeWords = words(`add adds annotate apply applies approve archive autoupd
 var readWords = words(`analyse analyses analyze analyzer analyzes audit audits blame cat check checks checksum
 	compare compares count counts describe describes diff diffs display displays doctor explain explains
 	find finds get gets grep health healthcheck history info inspect inspects lint linter lints list lists
-	locate log logs lookup ls outputs ping preview print prints query queries read reads report reports
+	locate log logs lookup ls output outputs ping preview print prints query queries read reads report reports
 	search searches show shows stat statistics stats status summarize summarizes summary tree validate
 	validates validator verify verifies version vet view viewer views which whoami`)
 
@@ -303,6 +303,9 @@ func judgeInput(names []string, value, desc string, enum []string) (inputKind, s
 	output := false
 	for _, w := range append(nws, vws...) {
 		output = output || outputWords[w] && !containsAny(nws, "format", "type", "mode", "style", "color", "colour")
+	}
+	for _, w := range nws { // find's -fprint FILE, --log FILE, --dump FILE
+		output = output || strings.Contains(w, "print") || w == "log" || w == "dump" || w == "tee"
 	}
 	if output && len(enum) == 0 && !containsAny(dws, "format") && containsAny(append(append(vws, nws...), dws...), keys(pathWords)...) {
 		return writesInput, "it names an output file or folder"
