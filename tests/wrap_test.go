@@ -296,8 +296,13 @@ func TestWrapGoFlag(t *testing.T) {
 
 	d := wrapDraft(t, "--", staticcheck)
 	_, in, _ := d.tool(t, "staticcheck")
+	// -f takes json: the draft sets it (staticcheck then prints a JSON
+	// object per problem, which "output": "json" refuses for two or more).
+	if cmd, _, _ := d.tool(t, "staticcheck"); !slices.Contains(cmd, "-f=json") || d.output(t, "staticcheck") != "json" {
+		t.Errorf("staticcheck: command %q, output %q: want -f=json set", cmd, d.output(t, "staticcheck"))
+	}
 	wantInputs(t, "staticcheck", in, map[string]map[string]any{
-		"f":     {"enum": []any{"stylish", "text", "json"}, "flag": "-f="},
+		"f":     nil,
 		"tests": {"type": "boolean", "flag": "-tests="},
 		"tags":  {"flag": "-tags="},
 	})
@@ -305,7 +310,7 @@ func TestWrapGoFlag(t *testing.T) {
 	_, in, _ = d.tool(t, "duf")
 	wantInputs(t, "duf", in, map[string]map[string]any{
 		"width": {"type": "integer", "flag": "-width="},
-		"json":  {"type": "boolean"},
+		"json":  nil, // set: "output": "json"
 		"args":  {"type": "array"},
 	})
 
@@ -488,9 +493,9 @@ func TestWrapPlainHelp(t *testing.T) {
 	for _, name := range []string{"goreleaser_check", "goreleaser_healthcheck", "goreleaser_jsonschema"} {
 		d.tool(t, name)
 	}
-	for _, left := range []string{"goreleaser build: its name says build", "goreleaser release: its name says release", "goreleaser init: its name says init"} {
-		if !strings.Contains(d.stderr, left) {
-			t.Errorf("wrap does not report %q as left out:\n%s", left, d.stderr)
+	for _, want := range []string{"goreleaser build (tool goreleaser_build): its name says build", "goreleaser release: its name says release", "goreleaser init (tool goreleaser_init): its name says init"} {
+		if !strings.Contains(d.stderr, want) {
+			t.Errorf("wrap does not report %q:\n%s", want, d.stderr)
 		}
 	}
 	if !strings.Contains(d.stderr, "goreleaser healthcheck --config: a switch, as the help shows no value after it") {

@@ -81,6 +81,12 @@ func usageArgs(usage string, l *layout, depth int) (out []arg, unread []string) 
 			continue
 		}
 		a, ok := parseArgToken(g)
+		if !ok && strings.HasPrefix(g, "[") && !strings.ContainsAny(inner, "|{}[]<>") && inputName(inner) != "" {
+			// Words in brackets in a usage line name one argument
+			// (goreleaser's "[configuration files]"), as prose in an
+			// arguments section does not.
+			a, ok = arg{name: inputName(inner)}, true
+		}
 		if !ok {
 			continue
 		}
