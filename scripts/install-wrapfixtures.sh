@@ -12,7 +12,8 @@
 # ripgrep, bat, lsd, tealdeer and zoxide (clap 2, 3 and 4), tar and cpio
 # (GNU argp), shellcheck (GetOpt), sqlite3 (options after one dash), jq
 # (options of two values), git and man-db (git's subcommands print their
-# manual pages for --help).
+# manual pages for --help); and sd, which replaces in place, for the
+# read-only verdicts.
 # From the Go module proxy (go install, into $MCPSHIP_CACHE/wrapfixtures,
 # default ~/.cache/mcpship/wrapfixtures): yq (Cobra), swag (urfave/cli v2),
 # and urfave/cli v3's own build tool, as "builder" (urfave/cli v3). From the
@@ -53,7 +54,8 @@ cpio /usr/bin/cpio
 shellcheck /usr/bin/shellcheck
 sqlite3 /usr/bin/sqlite3
 jq /usr/bin/jq
-man-db /usr/bin/man"
+man-db /usr/bin/man
+sd /usr/bin/sd"
 
 # NAME MODULE PACKAGE VERSION, one per line.
 GO_PROGRAMS="yq github.com/mikefarah/yq/v4 github.com/mikefarah/yq/v4 v4.54.3

@@ -64,8 +64,8 @@ var changeWords = words(`add adds annotate apply applies approve archive autoupd
 // readWords, as a word of a command's name or of the first sentence of
 // its help, say that it only reads.
 var readWords = words(`analyse analyses analyze analyzer analyzes audit audits blame cat check checks checksum
-	compare compares count counts describe describes diff diffs display displays doctor explain explains
-	find finds get gets grep health healthcheck history info inspect inspects lint linter lints list lists
+	checker compare compares count counts describe describes diff diffs display displays doctor explain explains
+	find finds get gets grep health healthcheck history info inspect inspector inspects lint linter lints list lists
 	locate log logs lookup ls output outputs ping preview print prints query queries read reads report reports
 	search searches show shows stat statistics stats status summarize summarizes summary tree validate
 	validates validator verify verifies version vet view viewer views which whoami`)
@@ -142,18 +142,35 @@ func judgeCommand(names []string, texts ...string) judgement {
 		}
 	}
 	for _, t := range texts {
-		// The first word of the sentence that says what it does: "The
-		// recover command builds a new snapshot ... it can find" builds.
-		for _, w := range textWords(firstSentence(printsPhrases(t))) {
-			if changeWords[w] {
-				break
-			}
-			if readWords[w] {
-				return judgement{reads, fmt.Sprintf("its help says %q", w)}
-			}
+		if w := readVerb(firstSentence(printsPhrases(t))); w != "" {
+			return judgement{reads, fmt.Sprintf("its help says %q", w)}
 		}
 	}
 	return judgement{changes, nothingSays}
+}
+
+// agentNouns are readWords that name a program that reads: "A linter
+// for YAML files", "A command-line hex viewer".
+var agentNouns = words(`linter viewer analyzer analyser validator checker inspector`)
+
+// readVerb returns the read word that is the main verb of a sentence,
+// or "": its first word ("List the tables"), a verb of the third person
+// ("ripgrep recursively searches"), an infinitive ("a program to find
+// entries") or an agent noun, before any word that says it changes
+// something. A read word used as a noun does not count: "Optimize all
+// full-text search tables" optimizes.
+func readVerb(sentence string) string {
+	ws := textWords(sentence)
+	for i, w := range ws {
+		if changeBase(w) != "" {
+			return ""
+		}
+		if readWords[w] && (i == 0 || agentNouns[w] || ws[i-1] == "to" ||
+			strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && w != "stats" && w != "status" && w != "logs" && w != "statistics") {
+			return w
+		}
+	}
+	return ""
 }
 
 const nothingSays = "nothing in its name or help says that it only reads"
@@ -170,7 +187,7 @@ func changeIn(text string) string {
 	for _, sentence := range reSentenceEnd().Split(printsPhrases(text), -1) {
 		ws := textWords(sentence)
 		for i, w := range ws {
-			if changeWords[w] && (i == 0 || !nounsToo[w]) {
+			if b := changeBase(w); b != "" && (i == 0 || !nounsToo[b]) {
 				return w
 			}
 			if w == "in" && i+1 < len(ws) && ws[i+1] == "place" {
@@ -181,10 +198,32 @@ func changeIn(text string) string {
 	return ""
 }
 
+// changeBase returns the word of changeWords that w is an active form of
+// ("removing", "cleans"), or "". Past participles are not: "registered
+// routes", "have not been modified since being downloaded" describe.
+func changeBase(w string) string {
+	if changeWords[w] {
+		return w
+	}
+	for _, suffix := range []string{"ing", "es", "s"} {
+		if b, ok := strings.CutSuffix(w, suffix); ok && len(b) > 2 {
+			switch {
+			case changeWords[b]:
+				return b
+			case changeWords[b+"e"]: // removing
+				return b + "e"
+			case len(b) > 3 && b[len(b)-1] == b[len(b)-2] && changeWords[b[:len(b)-1]]: // setting
+				return b[:len(b)-1]
+			}
+		}
+	}
+	return ""
+}
+
 // reStdout finds a verb whose object goes to standard output or the
 // terminal: "write sorted concatenation of all FILE(s) to standard
 // output", "-c, --stdout: write on standard output". Such a verb prints.
-var reStdout = re(`(?i)\b(?:write|writes|written|writing|print|prints|output|outputs|dump|dumps|send|sends|save|saves)\b[^.;:]{0,60}?\b(?:to|on|onto|into)\s+(?:the\s+)?(?:standard output|standard error|stdout|stderr|terminal|screen|console)\b`)
+var reStdout = re(`(?i)\b(?:write|writes|written|writing|print|prints|output|outputs|produce|produces|producing|dump|dumps|send|sends|save|saves)\b[^.;:]{0,60}?\b(?:to|on|onto|into)\s+(?:the\s+)?(?:standard output|standard error|stdout|stderr|terminal|screen|console)\b`)
 
 // printsPhrases replaces what reStdout finds by "prints".
 func printsPhrases(text string) string {

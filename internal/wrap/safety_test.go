@@ -1,6 +1,13 @@
 package wrap
 
-import "testing"
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
 
 func TestJudgeCommand(t *testing.T) {
 	for _, c := range []struct {
@@ -41,6 +48,15 @@ func TestJudgeCommand(t *testing.T) {
 		{"deploy-mkdocs", "", excluded},
 		{"dev", "Start a development server", excluded},
 		{"run", "Run a hook.", excluded},
+		// A read word that is not the verb does not say it reads.
+		{"optimize", "Optimize all full-text search tables and then run VACUUM - should shrink the database file", changes},
+		{"rows", "Output all rows in the specified table", reads},
+		{"rg", "ripgrep (rg) recursively searches the current directory for a regex pattern.", reads},
+		{"fd", "A program to find entries in your filesystem", reads},
+		// Any form of a word that says it changes something.
+		{"verify", "Verify the contents of the cache folder, removing any unneeded data", changes},
+		{"stats", "Show statistics, deleting old entries", changes},
+		{"routes", "Show all registered routes", reads},
 	} {
 		if got := judgeCommand([]string{c.name}, c.summary); got.verdict != c.want {
 			t.Errorf("judgeCommand(%q, %q) = %v (%s), want %v", c.name, c.summary, got.verdict, got.why, c.want)
@@ -110,5 +126,49 @@ func TestStrayOption(t *testing.T) {
 	}
 	if got := strayOption("  --exec <cmd>  Execute a command\n", map[string]bool{"--exec": true}); got != "" {
 		t.Errorf("strayOption of a flag read = %q, want \"\"", got)
+	}
+}
+
+// A program whose inputs are code is never read-only, and its code-taking
+// inputs are left out unless allowed.
+func TestDraftInterpreters(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		argv []string
+		code string // an input left out as code
+	}{
+		{"testdata/help/plain-sqlite3.txt", []string{"sqlite3"}, "sql"},
+		{"testdata/safety/node.txt", []string{"node"}, "eval"},
+		{"testdata/safety/sed.txt", []string{"sed"}, "expression"},
+	} {
+		text, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := func(context.Context, []string, time.Duration) (string, error) { return string(text), nil }
+		for _, allow := range []bool{false, true} {
+			var opts Options
+			if allow {
+				opts.Allow = []string{c.argv[0]}
+			}
+			res, err := draft(context.Background(), c.argv, opts, run)
+			if err != nil {
+				t.Fatalf("%s: %v", c.argv, err)
+			}
+			var m struct {
+				Tools []struct {
+					ReadOnly bool
+					Inputs   map[string]any
+				}
+			}
+			if err := json.Unmarshal(res.Manifest, &m); err != nil {
+				t.Fatal(err)
+			}
+			tl := m.Tools[0]
+			if _, offered := tl.Inputs[c.code]; tl.ReadOnly || offered != allow {
+				t.Errorf("%s, allowed %v: readOnly %v, %s offered %v; want not read-only, %s offered only when allowed\n%s",
+					c.argv, allow, tl.ReadOnly, c.code, offered, c.code, strings.Join(res.LeftOut, "\n"))
+			}
+		}
 	}
 }

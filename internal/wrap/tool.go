@@ -439,6 +439,10 @@ func validName(s string) bool {
 // value, or not for every command.
 var reNotOneJSON = re(`(?i)json[ -]lines|jsonl|ndjson|per line|each line|one line|stream|support`)
 
+// reJSONOutput finds a json switch's description that speaks of what
+// the command prints.
+var reJSONOutput = re(`(?i)\b(?:output|outputs|print|prints|format|show|shows|display|displays|results?|report|emit|emits|list|lists)\b`)
+
 func (d *drafter) setJSON(t *tool, offered map[string]*option, counts *typeCounts) string {
 	var names []string
 	for name := range offered {
@@ -457,6 +461,9 @@ func (d *drafter) setJSON(t *tool, offered map[string]*option, counts *typeCount
 		var set []string
 		switch nws := nameWords(strings.TrimLeft(f.spelling, "-")); {
 		case f.typ == "boolean" && !f.array && len(nws) == 1 && nws[0] == "json":
+			if f.desc != "" && !reJSONOutput().MatchString(f.desc) {
+				continue // httpie's --json: "Data items ... are serialized as a JSON object"
+			}
 			set = []string{f.spelling}
 		case f.typ == "boolean" || f.array || !containsAny(nws, "format", "output", "o", "f", "fmt") ||
 			containsAny(nws, "input", "in", "i", "from", "p"): // yq's --input-format
