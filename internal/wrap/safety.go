@@ -149,6 +149,10 @@ func judgeCommand(names []string, texts ...string) judgement {
 	return judgement{changes, nothingSays}
 }
 
+// reSendsTo finds a read word that puts what it reads somewhere: after
+// printsPhrases, that is not standard output.
+var reSendsTo = re(`(?i)\b(?:output|outputs|print|prints|dump|dumps|copy|copies)\b[^.;:]*?\b(?:to|into)\b`)
+
 // agentNouns are readWords that name a program that reads: "A linter
 // for YAML files", "A command-line hex viewer".
 var agentNouns = words(`linter viewer analyzer analyser validator checker inspector`)
@@ -160,6 +164,9 @@ var agentNouns = words(`linter viewer analyzer analyser validator checker inspec
 // something. A read word used as a noun does not count: "Optimize all
 // full-text search tables" optimizes.
 func readVerb(sentence string) string {
+	if reSendsTo().MatchString(sentence) {
+		return "" // split: "Output pieces of FILE to PREFIXaa, PREFIXab, ..."
+	}
 	ws := textWords(sentence)
 	for i, w := range ws {
 		if changeBase(w) != "" {
@@ -177,17 +184,26 @@ const nothingSays = "nothing in its name or help says that it only reads"
 
 // nounsToo are changeWords that are often nouns or adjectives in a
 // description ("the set of FILEs", "build tags", "a new line"): they
-// say a command changes something only as the first word of a sentence.
+// say a command changes something only as the first word of a sentence
+// or clause, or after a word of verbBefore.
 var nounsToo = words(`set tag link lock new clear build format sign pack put post patch commit
 	merge mount kill stop cp mv rm del gc export import archive backup drop`)
+
+// verbBefore are words after which a word of nounsToo is a verb: "or set
+// the system date", "then tag".
+var verbBefore = words(`or and then to can will also may`)
+
+// reClauseEnd ends a sentence or a clause: "With -s, or with
+// [MMDDhhmm], set the date and time" sets.
+var reClauseEnd = re(`[.!?;,:](?:\s|$)`)
 
 // changeIn returns the word of a text that says a command changes
 // something, or "".
 func changeIn(text string) string {
-	for _, sentence := range reSentenceEnd().Split(printsPhrases(text), -1) {
+	for _, sentence := range reClauseEnd().Split(printsPhrases(text), -1) {
 		ws := textWords(sentence)
 		for i, w := range ws {
-			if b := changeBase(w); b != "" && (i == 0 || !nounsToo[b]) {
+			if b := changeBase(w); b != "" && (i == 0 || !nounsToo[b] || verbBefore[ws[i-1]]) {
 				return w
 			}
 			if w == "in" && i+1 < len(ws) && ws[i+1] == "place" {
@@ -242,7 +258,7 @@ const (
 )
 
 // inputWriteWords, as a word of an input's name, say that it writes.
-var inputWriteWords = words(`write fix autofix fixes inplace overwrite save delete remove rm update apply clean
+var inputWriteWords = words(`write fix autofix fixes inplace overwrite save delete remove rm update apply set clean
 	cleanup purge vendor
 	edit modify create init install upload send post put patch export dump cache persist persistent
 	outfile outdir outputfile logfile backup`)

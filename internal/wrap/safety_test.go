@@ -57,6 +57,9 @@ func TestJudgeCommand(t *testing.T) {
 		{"verify", "Verify the contents of the cache folder, removing any unneeded data", changes},
 		{"stats", "Show statistics, deleting old entries", changes},
 		{"routes", "Show all registered routes", reads},
+		{"split", "Output pieces of FILE to PREFIXaa, PREFIXab, ...; default size is 1000 lines, and default PREFIX is 'x'.", changes},
+		{"date", "Display the current time in the given FORMAT, or set the system date.", changes},
+		{"date", "Display date and time in the given FORMAT. With -s, or with [MMDDhhmm[[CC]YY][.ss]], set the date and time.", changes},
 	} {
 		if got := judgeCommand([]string{c.name}, c.summary); got.verdict != c.want {
 			t.Errorf("judgeCommand(%q, %q) = %v (%s), want %v", c.name, c.summary, got.verdict, got.why, c.want)
