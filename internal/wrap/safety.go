@@ -184,26 +184,27 @@ const nothingSays = "nothing in its name or help says that it only reads"
 
 // nounsToo are changeWords that are often nouns or adjectives in a
 // description ("the set of FILEs", "build tags", "a new line"): they
-// say a command changes something only as the first word of a sentence
-// or clause, or after a word of verbBefore.
+// say a command changes something only as the first word of a sentence,
+// after a word of verbBefore or before one of objectAfter.
 var nounsToo = words(`set tag link lock new clear build format sign pack put post patch commit
 	merge mount kill stop cp mv rm del gc export import archive backup drop`)
 
-// verbBefore are words after which a word of nounsToo is a verb: "or set
-// the system date", "then tag".
-var verbBefore = words(`or and then to can will also may`)
-
-// reClauseEnd ends a sentence or a clause: "With -s, or with
-// [MMDDhhmm], set the date and time" sets.
-var reClauseEnd = re(`[.!?;,:](?:\s|$)`)
+// verbBefore are words after which a word of nounsToo is a verb: "or
+// set", "then tag"; objectAfter are words before which it is: "With -s,
+// ..., set the date and time", but not "the set of FILEs" or "the version,
+// commit and build date".
+var (
+	verbBefore  = words(`or then to can will also may`)
+	objectAfter = words(`the a an all each every its their your this these`)
+)
 
 // changeIn returns the word of a text that says a command changes
 // something, or "".
 func changeIn(text string) string {
-	for _, sentence := range reClauseEnd().Split(printsPhrases(text), -1) {
+	for _, sentence := range reSentenceEnd().Split(printsPhrases(text), -1) {
 		ws := textWords(sentence)
 		for i, w := range ws {
-			if b := changeBase(w); b != "" && (i == 0 || !nounsToo[b] || verbBefore[ws[i-1]]) {
+			if b := changeBase(w); b != "" && (i == 0 || !nounsToo[b] || verbBefore[ws[i-1]] || i+1 < len(ws) && objectAfter[ws[i+1]]) {
 				return w
 			}
 			if w == "in" && i+1 < len(ws) && ws[i+1] == "place" {
