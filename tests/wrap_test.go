@@ -217,7 +217,7 @@ func TestWrapCobra(t *testing.T) {
 		"front-matter":  {"enum": []any{"extract", "process"}},
 		"inplace":       {"type": "boolean"},
 	})
-	if readOnly == nil || *readOnly || !strings.Contains(d.stderr, "drafted as not read-only: review:\n  yq eval (tool yq_eval): its help says \"apply\"") {
+	if readOnly == nil || *readOnly || !strings.Contains(d.stderr, "\n  yq eval (tool yq_eval): its help says \"apply\"") {
 		t.Errorf("yq_eval: readOnly %v, want false and listed for review:\n%s", readOnly, d.stderr)
 	}
 	if !slices.Contains(cmd, "--output-format=json") || d.output(t, "yq_eval") != "json" {

@@ -286,6 +286,9 @@ var readOnlyCases = []struct {
 	{"plain-goreleaser", []string{"goreleaser"}, true}, // with no command, it releases
 	{"plain-jq", []string{"jq"}, false},
 	{"plain-sqlite3", []string{"sqlite3"}, true},
+	{"plain-prettier", []string{"prettier"}, true},   // --write
+	{"optionator-eslint", []string{"eslint"}, false}, // --fix, --output-file, --cache: left out
+	{"man-git-log", []string{"git", "log"}, false},
 	{"cobra-gdu", []string{"gdu"}, false},
 	{"cobra-yq-eval", []string{"yq", "eval"}, true}, // --inplace
 	// restic takes, and removes, a lock in the repository unless --no-lock.
@@ -349,14 +352,16 @@ var readOnlyCases = []struct {
 // read-only, and can write), which must be 0.
 var wantReadOnly = map[string][3]int{
 	"kubectl":       {1, 1, 0},
-	"cobra":         {12, 11, 0},
+	"cobra":         {13, 12, 0},
 	"urfave/cli v3": {1, 1, 0},
 	"urfave/cli v2": {1, 1, 0},
 	"argparse":      {10, 9, 0},
 	"click":         {7, 7, 0},
+	"man page":      {1, 1, 0},
 	"argp":          {2, 2, 0},
+	"optionator":    {1, 1, 0},
 	"GetOpt":        {1, 1, 0},
-	"clap":          {7, 7, 0},
+	"clap":          {8, 7, 0},
 	"Go flag":       {3, 2, 0},
 	"plain":         {16, 15, 0},
 }
