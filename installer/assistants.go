@@ -25,7 +25,7 @@ type Assistant struct {
 	format format
 	key    string // key of the servers object (or list) in the file
 	shape  func(Entry) []field
-	remote func(Entry) []field // nil: mcpship writes no remote entry for it
+	remote remoteShape
 	files  map[Scope]func(Env) (string, error)
 }
 
@@ -262,20 +262,25 @@ var (
 // clients is the registry, sorted by name. The paths and entry shapes
 // come from each client's documentation; see docs/register.md.
 var clients = []*Assistant{
-	{Name: "amazonq", Title: "Amazon Q Developer", format: strict, key: "mcpServers", shape: plainShape,
+	{Name: "amazonq", Title: "Amazon Q Developer", format: strict, key: "mcpServers", shape: plainShape, remote: amazonqRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: inProject(".amazonq", "mcp.json"),
 			ScopeUser:    inHome(".aws", "amazonq", "mcp.json"),
 		}},
-	{Name: "claude-code", Title: "Claude Code", format: strict, key: "mcpServers", shape: stdioShape, remote: typedRemote,
+	{Name: "antigravity", Title: "Antigravity CLI", format: strict, key: "mcpServers", shape: plainShape, remote: antigravityRemote,
+		files: map[Scope]func(Env) (string, error){
+			ScopeProject: inProject(".agents", "mcp_config.json"),
+			ScopeUser:    inHome(".gemini", "antigravity-cli", "mcp_config.json"),
+		}},
+	{Name: "claude-code", Title: "Claude Code", format: strict, key: "mcpServers", shape: stdioShape, remote: claudeRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: inProject(".mcp.json"),
 			ScopeUser:    claudeJSON,
 			ScopeLocal:   claudeJSON,
 		}},
-	{Name: "claude-desktop", Title: "Claude Desktop", format: strict, key: "mcpServers", shape: plainShape,
+	{Name: "claude-desktop", Title: "Claude Desktop", format: strict, key: "mcpServers", shape: plainShape, remote: claudeDesktopRemote,
 		files: map[Scope]func(Env) (string, error){ScopeUser: claudeDesktop}},
-	{Name: "cline", Title: "Cline", format: strict, key: "mcpServers", shape: plainShape,
+	{Name: "cline", Title: "Cline", format: strict, key: "mcpServers", shape: plainShape, remote: clineRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeUser: inVSCode("globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"),
 		}},
@@ -284,11 +289,11 @@ var clients = []*Assistant{
 			ScopeProject: inProject(".codex", "config.toml"),
 			ScopeUser:    inVar("CODEX_HOME", ".codex", "config.toml"),
 		}},
-	{Name: "continue", Title: "Continue", format: yamlFormat{seq: true}, key: "mcpServers", shape: continueShape,
+	{Name: "continue", Title: "Continue", format: yamlFormat{seq: true}, key: "mcpServers", shape: continueShape, remote: continueRemote,
 		files: map[Scope]func(Env) (string, error){ScopeUser: inHome(".continue", "config.yaml")}},
-	{Name: "copilot-cli", Title: "GitHub Copilot CLI", format: strict, key: "mcpServers", shape: copilotShape,
+	{Name: "copilot-cli", Title: "GitHub Copilot CLI", format: strict, key: "mcpServers", shape: copilotShape, remote: copilotRemote,
 		files: map[Scope]func(Env) (string, error){ScopeUser: inVar("COPILOT_HOME", ".copilot", "mcp-config.json")}},
-	{Name: "cursor", Title: "Cursor", format: strict, key: "mcpServers", shape: plainShape, remote: urlRemote,
+	{Name: "cursor", Title: "Cursor", format: strict, key: "mcpServers", shape: plainShape, remote: cursorRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: inProject(".cursor", "mcp.json"),
 			ScopeUser:    inHome(".cursor", "mcp.json"),
@@ -304,16 +309,16 @@ var clients = []*Assistant{
 				return e.join(h, ".gemini", "settings.json"), err
 			},
 		}},
-	{Name: "goose", Title: "Goose", format: yamlFormat{}, key: "extensions", shape: gooseShape,
+	{Name: "goose", Title: "Goose", format: yamlFormat{}, key: "extensions", shape: gooseShape, remote: gooseRemote,
 		files: map[Scope]func(Env) (string, error){ScopeUser: goose}},
-	{Name: "kiro", Title: "Kiro", format: strict, key: "mcpServers", shape: plainShape,
+	{Name: "kiro", Title: "Kiro", format: strict, key: "mcpServers", shape: plainShape, remote: kiroRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: inProject(".kiro", "settings", "mcp.json"),
 			ScopeUser:    inHome(".kiro", "settings", "mcp.json"),
 		}},
-	{Name: "lmstudio", Title: "LM Studio", format: strict, key: "mcpServers", shape: plainShape,
+	{Name: "lmstudio", Title: "LM Studio", format: strict, key: "mcpServers", shape: plainShape, remote: lmstudioRemote,
 		files: map[Scope]func(Env) (string, error){ScopeUser: inHome(".lmstudio", "mcp.json")}},
-	{Name: "opencode", Title: "opencode", format: jsonc, key: "mcp", shape: opencodeShape,
+	{Name: "opencode", Title: "opencode", format: jsonc, key: "mcp", shape: opencodeShape, remote: opencodeRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: jsoncFile(func(e Env) (string, error) { return e.ProjectDir, nil }, "opencode"),
 			ScopeUser: jsoncFile(func(e Env) (string, error) {
@@ -321,19 +326,19 @@ var clients = []*Assistant{
 				return e.join(x, "opencode"), err
 			}, "opencode"),
 		}},
-	{Name: "roo", Title: "Roo Code", format: strict, key: "mcpServers", shape: plainShape,
+	{Name: "roo", Title: "Roo Code", format: strict, key: "mcpServers", shape: plainShape, remote: rooRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: inProject(".roo", "mcp.json"),
 			ScopeUser:    inVSCode("globalStorage", "rooveterinaryinc.roo-cline", "settings", "mcp_settings.json"),
 		}},
-	{Name: "vscode", Title: "Visual Studio Code", format: jsonc, key: "servers", shape: stdioShape, remote: typedRemote,
+	{Name: "vscode", Title: "Visual Studio Code", format: jsonc, key: "servers", shape: stdioShape, remote: vscodeRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: inProject(".vscode", "mcp.json"),
 			ScopeUser:    inVSCode("mcp.json"),
 		}},
 	{Name: "windsurf", Title: "Windsurf", format: strict, key: "mcpServers", shape: plainShape, remote: windsurfRemote,
 		files: map[Scope]func(Env) (string, error){ScopeUser: inHome(".codeium", "windsurf", "mcp_config.json")}},
-	{Name: "zed", Title: "Zed", format: jsonc, key: "context_servers", shape: plainShape,
+	{Name: "zed", Title: "Zed", format: jsonc, key: "context_servers", shape: plainShape, remote: zedRemote,
 		files: map[Scope]func(Env) (string, error){
 			ScopeProject: inProject(".zed", "settings.json"),
 			ScopeUser:    zedUser,

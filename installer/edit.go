@@ -301,14 +301,17 @@ func (t *Target) Add(s Entry, o Options) (*Change, error) {
 		if err != nil {
 			return plan{}, err
 		}
-		p := plan{action: "added", entry: plain(e), command: s.Command, sum: s.sum()}
+		// The entry as it will read back: a token's variable is then a
+		// header in most clients' files, as it is in the file's own entry.
+		want := serverOf(s.Name, plain(e).(map[string]any))
+		p := plan{action: "added", entry: plain(e), command: s.Command, sum: want.sum()}
 		if x != nil {
 			v, err := x.decode()
 			if err != nil {
 				return plan{}, err
 			}
-			if serverOf(x.name, v).same(s) {
-				return plan{action: "unchanged", command: s.Command, sum: s.sum()}, nil
+			if serverOf(x.name, v).same(want) {
+				return plan{action: "unchanged", command: s.Command, sum: want.sum()}, nil
 			}
 			p.action = "replaced"
 			if !o.Force {

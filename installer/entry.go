@@ -26,6 +26,12 @@ type Entry struct {
 	// https, or http to a [Loopback] address.
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// TokenEnv names the environment variable that holds a bearer token
+	// for the remote server. The entry sends "Authorization: Bearer" and
+	// the variable's value, written as the client's own reference to the
+	// variable (such as ${TOKEN}, or Codex's bearer_token_env_var), never
+	// as the token itself; read back, it is such a header, or Codex's key.
+	TokenEnv string `json:"tokenEnv,omitempty"`
 
 	// Read from files; never written.
 	Cwd      string `json:"cwd,omitempty"`
@@ -61,6 +67,12 @@ func (s Entry) check() error {
 		if err := checkHeader(k, v); err != nil {
 			return err
 		}
+		if s.TokenEnv != "" && strings.EqualFold(k, "Authorization") {
+			return fmt.Errorf("an Authorization header and a bearer token from $%s are both given; give one of them", s.TokenEnv)
+		}
+	}
+	if s.TokenEnv != "" && !isEnvName(s.TokenEnv) {
+		return fmt.Errorf("%q is not an environment variable name (letters, digits and _, not starting with a digit)", s.TokenEnv)
 	}
 	strs := append([]string{s.Name, s.Command, s.URL}, s.Args...)
 	for k, v := range s.Env {
@@ -100,12 +112,21 @@ func checkHeader(k, v string) error {
 	return nil
 }
 
+func isEnvName(s string) bool {
+	for i, c := range []byte(s) {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // same reports whether a and b start the same process, or reach the
 // same remote server.
 func (a Entry) same(b Entry) bool {
 	return a.Command == b.Command && slices.Equal(a.Args, b.Args) &&
 		maps.Equal(a.Env, b.Env) && a.Cwd == b.Cwd &&
-		a.URL == b.URL && maps.Equal(a.Headers, b.Headers)
+		a.URL == b.URL && maps.Equal(a.Headers, b.Headers) && a.TokenEnv == b.TokenEnv
 }
 
 // IsMcpship reports whether the server's command is an mcpship binary.
@@ -227,6 +248,7 @@ func serverOf(name string, v map[string]any) Entry {
 			s.Headers = m
 		}
 	}
+	s.TokenEnv = str("bearer_token_env_var") // Codex
 	s.Cwd = str("cwd")
 	for _, k := range []string{"url", "httpUrl", "serverUrl", "uri"} { // uri: Goose
 		if s.URL == "" {

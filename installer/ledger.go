@@ -104,6 +104,9 @@ func (s Entry) sum() string {
 	fields := []any{s.Command, args(s), env, s.Cwd}
 	if s.URL != "" { // entries that have none keep the sums recorded before
 		fields = append(fields, s.URL, s.Headers)
+		if s.TokenEnv != "" {
+			fields = append(fields, s.TokenEnv)
+		}
 	}
 	b, err := json.Marshal(fields)
 	if err != nil {

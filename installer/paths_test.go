@@ -86,6 +86,9 @@ func TestPaths(t *testing.T) {
 		{mac, "goose", ScopeUser, "/xdg/goose/config.yaml"},
 		{win, "goose", ScopeUser, `C:\Users\u\AppData\Roaming\Block\goose\config\config.yaml`},
 		{win, "continue", ScopeUser, `C:\Users\u\.continue\config.yaml`},
+		{linux, "antigravity", ScopeUser, "/home/u/.gemini/antigravity-cli/mcp_config.json"},
+		{win, "antigravity", ScopeUser, `C:\Users\u\.gemini\antigravity-cli\mcp_config.json`},
+		{linux, "antigravity", ScopeProject, "/src/app/.agents/mcp_config.json"},
 	}
 	for _, c := range cases {
 		cl, err := LookupAssistant(c.client)
