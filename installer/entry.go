@@ -41,7 +41,11 @@ type Entry struct {
 	Type string `json:"type,omitempty"`
 }
 
-// check reports what makes s impossible to write to a config file.
+// Check reports what makes s impossible to write to any config file: no
+// name, no command or URL, a URL that is not http or https, a header that
+// HTTP does not allow, text that is not UTF-8.
+func (s Entry) Check() error { return s.check() }
+
 func (s Entry) check() error {
 	if s.Name == "" {
 		return errors.New("the server name is empty")

@@ -148,3 +148,14 @@ func (c *Assistant) TokenRef(name string) string {
 	}
 	return c.remote.ref(name)
 }
+
+// Check reports what keeps c's config files from holding s, as [Target.Add]
+// would: an entry that cannot be written, or a remote server that c's
+// files cannot hold as given (a [*RemoteError]).
+func (c *Assistant) Check(s Entry) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	_, err := c.fields(s)
+	return err
+}

@@ -467,9 +467,9 @@ func TestAddRemote(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "initialize: the server answered 401 Unauthorized: it needs credentials") {
 		t.Errorf("with a wrong token: exit %d\n%s", code, errOut)
 	}
-	_, errOut, code = s.mcpship("add", "--registry", hub.URL, "--config", "Authorization=Bearer k", "--client", "claude-code,zed", name)
-	if code != 1 || !strings.Contains(errOut, "mcpship does not know how Zed reads remote servers") || !strings.Contains(errOut, "undone: claude-code user") {
-		t.Errorf("with Zed: exit %d\n%s", code, errOut)
+	_, errOut, code = s.mcpship("add", "--registry", hub.URL, "--config", "Authorization=Bearer k", "--client", "claude-code,claude-desktop", name)
+	if code != 1 || !strings.Contains(errOut, "claude-desktop: Claude Desktop reads no remote servers from its config file") || !strings.Contains(errOut, "nothing was registered") {
+		t.Errorf("with Claude Desktop: exit %d\n%s", code, errOut)
 	}
 	if e := s.claudeEntry(t, "weather"); e != nil {
 		t.Errorf("Claude Code's entry stayed after the add failed: %v", e)

@@ -163,7 +163,7 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	case in.entry.URL == "":
 		summary, warnings, err = register.Check(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
 	case in.entry.Type != "sse":
-		summary, err = checkRemote(c.Context, in.entry.URL, in.entry.Headers, c.Duration("timeout"))
+		summary, err = register.CheckRemote(c.Context, in.entry.URL, in.entry.Headers, c.Duration("timeout"))
 	}
 	switch {
 	case err != nil:

@@ -19,7 +19,7 @@ import (
 // by default; with p, only the one registered under p's name (the app's
 // name when p.Name is empty), as init registers it.
 func Doctor(p *Program) *cli.Command {
-	usage := "start the registered MCP servers and check that they answer"
+	usage := "start the registered MCP servers (and reach the remote ones) and check that they answer"
 	nameFlag := &cli.StringFlag{Name: "name", Usage: "only the server with this name"}
 	if p != nil {
 		usage = "start this program as the assistants would and check that it answers"
@@ -37,8 +37,10 @@ func Doctor(p *Program) *cli.Command {
 			"ok or why not: not found, exited, timed out, protocol error (with the end of its stderr).\n" +
 			"A server that answers is ok; what it logged at level WARN is shown under it (mcpship serve:\n" +
 			"a program its tools run that is not on PATH).\n" +
-			"Entries a client does not start as a local command (remote, disabled, built into the\n" +
-			"client, a Zed extension's) are listed as skipped, with the reason.\n" +
+			"A remote server is checked the same way over streamable HTTP, with its headers; a reference to\n" +
+			"a variable in them (such as Bearer ${TOKEN}) is filled in from this environment, so set the\n" +
+			"variables the client gets. Entries a client does not start or reach (disabled, built into the\n" +
+			"client, a Zed extension's, SSE servers) are listed as skipped, with the reason.\n" +
 			"Project-scope entries that mcpship did not write, such as those of a repository you cloned,\n" +
 			"are not started either unless --name names them or --project-servers is given: starting\n" +
 			"them runs the project's commands with your environment.\n" +
@@ -76,6 +78,9 @@ type checked struct {
 const untrusted = "mcpship did not write this project entry, so it was not started; " +
 	"if you trust its command, start it with --name or --project-servers"
 
+const untrustedRemote = "mcpship did not write this project entry, so it was not contacted with the variables its headers name; " +
+	"if you trust its URL, check it with --name or --project-servers"
+
 func runDoctor(c *cli.Context, name string) error {
 	if err := noArgs(c); err != nil {
 		return err
@@ -102,7 +107,9 @@ func runDoctor(c *cli.Context, name string) error {
 	for _, r := range regs {
 		row := &checked{Client: r.client, Scope: r.scope, File: r.file, Server: r.Entry}
 		switch why := r.NotStdio(); {
-		case why != "":
+		case row.remote() && r.Type == "sse":
+			row.Status, row.Reason = "skipped", "a remote server at "+r.URL+" that speaks the older SSE transport, which doctor does not check"
+		case why != "" && !row.remote():
 			row.Status, row.Reason = "skipped", why
 		case r.client == "gemini" && gemini() != "":
 			// Gemini CLI starts no server, not even a user one, in a folder
@@ -111,6 +118,9 @@ func runDoctor(c *cli.Context, name string) error {
 		case r.scope == installer.ScopeProject && !r.Recorded && !named && !c.Bool("project-servers"):
 			// A file that came with the project, such as a clone.
 			row.Status, row.Reason, row.untrusted = "skipped", untrusted, true
+			if row.remote() {
+				row.Reason = untrustedRemote
+			}
 		}
 		rows = append(rows, row)
 	}
@@ -130,7 +140,7 @@ func runDoctor(c *cli.Context, name string) error {
 			r.Server.Args[i] = hideAll(r.Server.Args[i], sec)
 		}
 		r.Server.Env = masked(r.Server.Env) // as list shows them
-		r.Server.Headers = masked(r.Server.Headers)
+		r.Server.Headers = maskedHeaders(r.Server.Headers)
 		switch r.Status {
 		case "failed":
 			failed++
@@ -158,6 +168,13 @@ func runDoctor(c *cli.Context, name string) error {
 		return fmt.Errorf("%s could not be read", plural(unreadable, "config file"))
 	}
 	return nil
+}
+
+// remote reports whether the row is a remote server, which doctor checks
+// over HTTP: one with a URL that the client does not start (no command,
+// or a type such as "http"), not disabled.
+func (r *checked) remote() bool {
+	return r.Server.URL != "" && r.Server.NotStdio() == "a remote server at "+r.Server.URL
 }
 
 // found is a server registered in one of the files that --client and
@@ -227,7 +244,11 @@ func probeAll(ctx context.Context, rows []*checked, dir string, timeout time.Dur
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			r.health = probe(ctx, r.Server, dir, timeout)
+			if r.remote() {
+				r.health = probeRemote(ctx, r.Client, r.Server, timeout)
+			} else {
+				r.health = probe(ctx, r.Server, dir, timeout)
+			}
 			r.Status = "failed"
 			if r.OK {
 				r.Status = "ok"
@@ -267,12 +288,18 @@ func printDoctor(c *cli.Context, rows []*checked, name string) {
 			continue
 		case "skipped":
 			fmt.Fprintf(w, "  skipped %s: %s\n", r.Server.Name, r.Reason)
-			if r.untrusted {
+			if r.untrusted && r.remote() {
+				fmt.Fprintf(w, "          url: %s\n", r.Server.URL)
+			} else if r.untrusted {
 				fmt.Fprintf(w, "          command: %s\n", commandLine(r.Server))
 			}
 			continue
 		}
 		fmt.Fprintf(w, "  FAILED  %s: %s: %s\n", r.Server.Name, r.Problem, r.Detail)
+		if r.remote() {
+			fmt.Fprintf(w, "          url: %s\n", r.Server.URL)
+			continue
+		}
 		fmt.Fprintf(w, "          command: %s\n", commandLine(r.Server))
 		if r.Stderr != "" {
 			for _, line := range lastLines(r.Stderr, 5) {

@@ -50,10 +50,15 @@ type Dest struct {
 func Init(p Program) *cli.Command {
 	return &cli.Command{
 		Name:      "init",
-		Usage:     "register " + p.short() + " (or any stdio server) with AI assistants",
+		Usage:     "register " + p.short() + " (or any stdio server, or a remote one) with AI assistants",
 		ArgsUsage: "[-- COMMAND ARGS...]",
 		Description: "Adds a server entry to each assistant's config file, keeping every other byte of the file,\n" +
-			"after a backup. By default it registers " + p.long() + " for Claude Code in the project.",
+			"after a backup. By default it registers " + p.long() + " for Claude Code in the project.\n\n" +
+			"With --url it registers a remote server, one that speaks MCP over streamable HTTP, in each\n" +
+			"client's own remote entry, with the headers of --header. A token in the variable that\n" +
+			"--bearer-token-env names is sent as \"Authorization: Bearer\" and written only as the client's\n" +
+			"reference to that variable (such as ${TOKEN}), never as its value; a client whose file has no\n" +
+			"such reference, or holds no remote server, is refused with the reason.",
 		Flags: append(append([]cli.Flag{
 			clientFlag(p.Name, "to configure"),
 			&cli.BoolFlag{Name: "all", Usage: "every client whose config location exists on this machine"},
@@ -61,6 +66,9 @@ func Init(p Program) *cli.Command {
 			p.nameFlag(),
 		}, p.Flags...), append([]cli.Flag{
 			&cli.GenericFlag{Name: "env", Value: &envFlag{}, Usage: "environment variable for the server, NAME=VALUE (repeatable)"},
+			&cli.StringFlag{Name: "url", Usage: "register the remote MCP server at this http(s) URL instead of a command"},
+			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header for the remote server, \"NAME: VALUE\" (repeatable; with --url)"},
+			&cli.StringFlag{Name: "bearer-token-env", Usage: "environment variable that holds the remote server's bearer token (with --url)"},
 			&cli.StringFlag{Name: "command", Usage: "path of the " + p.binary() + " to register (default: this binary)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the diff and write nothing"},
 			&cli.BoolFlag{Name: "force", Usage: "replace a different server registered under the same name"},
@@ -78,6 +86,9 @@ func runInit(c *cli.Context, p Program) error {
 	base, err := p.server(c)
 	if err != nil {
 		return err
+	}
+	if base.URL != "" {
+		return initRemote(c, o, targets, base)
 	}
 	// Every entry is worked out before any file is written, so that a
 	// mistake in the flags changes nothing.
@@ -147,6 +158,14 @@ func (p Program) server(c *cli.Context) (installer.Entry, error) {
 	s := installer.Entry{Name: p.name(c)}
 	if s.Name == "" {
 		return s, usagef("--name must not be empty")
+	}
+	if c.IsSet("url") {
+		return p.remoteServer(c, s)
+	}
+	for _, f := range []string{"header", "bearer-token-env"} {
+		if c.IsSet(f) {
+			return s, usagef("--%s is for a remote server: give its address with --url", f)
+		}
 	}
 	if v := c.Generic("env").(*envFlag).vals; len(v) > 0 {
 		s.Env = map[string]string{}

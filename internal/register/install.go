@@ -45,6 +45,17 @@ func Register(c *cli.Context, e installer.Entry, replace func(old installer.Entr
 	if err != nil {
 		return err
 	}
+	// A client whose file cannot hold e (a remote server it takes no
+	// remote entry for) changes nothing anywhere.
+	var refused []string
+	for _, t := range targets {
+		if err := t.Assistant.Check(e); err != nil {
+			refused = append(refused, fmt.Sprintf("%s: %v", t.Assistant.Name, err))
+		}
+	}
+	if len(refused) > 0 {
+		return errors.New(strings.Join(refused, "\n") + "\nnothing was registered; leave those clients out of --client")
+	}
 	may := map[*installer.Target]bool{}
 	warnings := map[*installer.Target][]string{}
 	for _, t := range targets {

@@ -20,9 +20,10 @@ func List() *cli.Command {
 		Name:      "list",
 		Usage:     "show every assistant's config files and the servers registered in them",
 		ArgsUsage: " ",
-		Description: "Values of the servers' environment variables may be secrets: they are shown as\n" +
-			hidden + " unless --show-env is given; references to variables (${VAR}) are shown as they are.",
-		Flags:        append(append(commonFlags(), filterFlags()...), &cli.BoolFlag{Name: "show-env", Usage: "show the values of the servers' environment variables"}),
+		Description: "Values of the servers' environment variables and of remote servers' HTTP headers may be\n" +
+			"secrets: they are shown as " + hidden + " unless --show-env is given; references to variables\n" +
+			"(${VAR}, \"Bearer ${TOKEN}\") are shown as they are. A remote server is shown by its URL.",
+		Flags:        append(append(commonFlags(), filterFlags()...), &cli.BoolFlag{Name: "show-env", Usage: "show the values of the servers' environment variables and headers"}),
 		OnUsageError: onUsageError,
 		Action:       runList,
 	}
@@ -103,7 +104,7 @@ func listRow(cl *installer.Assistant, s installer.Scope, env installer.Env, stat
 	if !showEnv {
 		for i := range regs {
 			regs[i].Env = masked(regs[i].Env)
-			regs[i].Headers = masked(regs[i].Headers)
+			regs[i].Headers = maskedHeaders(regs[i].Headers)
 		}
 	}
 	r := listed{Client: cl.Name, Scope: s, File: t.File, Exists: exists, Servers: []listedServer{}}
@@ -149,6 +150,12 @@ func printList(w io.Writer, rows []listed) {
 			for _, k := range sortedKeys(s.Env) {
 				fmt.Fprintf(w, "             %s=%s\n", k, s.Env[k])
 			}
+			for _, k := range sortedKeys(s.Headers) {
+				fmt.Fprintf(w, "             %s: %s\n", k, s.Headers[k])
+			}
+			if s.TokenEnv != "" {
+				fmt.Fprintf(w, "             bearer token from $%s\n", s.TokenEnv)
+			}
 		}
 	}
 }
@@ -189,6 +196,29 @@ func masked(env map[string]string) map[string]string {
 		out[k] = hidden
 		if isRef(v) {
 			out[k] = v
+		}
+	}
+	return out
+}
+
+// maskedHeaders returns headers with every value hidden but references
+// to variables, after an auth scheme such as "Bearer " that is kept.
+func maskedHeaders(h map[string]string) map[string]string {
+	if h == nil {
+		return nil
+	}
+	out := make(map[string]string, len(h))
+	for k, v := range h {
+		scheme, rest, ok := strings.Cut(v, " ")
+		switch {
+		case isRef(v):
+			out[k] = v
+		case ok && isRef(rest) && !strings.ContainsAny(scheme, "${}"):
+			out[k] = v
+		case ok && (strings.EqualFold(scheme, "Bearer") || strings.EqualFold(scheme, "Basic") || strings.EqualFold(scheme, "Token")):
+			out[k] = scheme + " " + hidden
+		default:
+			out[k] = hidden
 		}
 	}
 	return out

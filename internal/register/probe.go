@@ -22,7 +22,8 @@ import (
 type health struct {
 	OK bool `json:"ok"`
 	// Problem is "", "not found", "exited", "timed out", "protocol error"
-	// or "interrupted".
+	// or "interrupted"; for a remote server also "unreachable",
+	// "unauthorized" or "not set" (a variable its headers take).
 	Problem         string `json:"problem,omitempty"`
 	Detail          string `json:"detail,omitempty"` // what went wrong, for people
 	Stderr          string `json:"stderr,omitempty"` // the end of the server's stderr on failure

@@ -31,6 +31,20 @@ func secretWarnings(t *installer.Target, s installer.Entry) []string {
 		}
 		out = append(out, w)
 	}
+	for _, k := range sortedKeys(s.Headers) {
+		v := s.Headers[k]
+		credential := strings.EqualFold(k, "Authorization") || strings.EqualFold(k, "Proxy-Authorization") || strings.EqualFold(k, "Cookie")
+		if !looksSecret(k, v) && !(credential && v != "" && !isRef(strings.TrimPrefix(v, "Bearer "))) {
+			continue
+		}
+		w := fmt.Sprintf("--header %s looks like a secret and is written in plain text to %s; ", k, where)
+		if t.Assistant.TokenRef("X") != "" || t.Assistant.Name == "codex" {
+			w += "if it is a bearer token, put it in an environment variable and give its name with --bearer-token-env instead"
+		} else {
+			w += fmt.Sprintf("%s expands no variables there: register with --scope user, a file of yours alone, instead", t.Assistant.Title)
+		}
+		out = append(out, w)
+	}
 	for i, a := range s.Args {
 		name, value, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if !ok || !strings.HasPrefix(a, "-") {
