@@ -413,8 +413,15 @@ func TestAddRefusesHostile(t *testing.T) {
 // header Authorization: Bearer k. It answers tools/list as a server-sent
 // event, as servers may.
 func fakeRemote(t *testing.T) *httptest.Server {
-	s := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer k" {
+	s := httptest.NewTLSServer(remoteHandler("k"))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// remoteHandler is fakeRemote's server, which wants the bearer token.
+func remoteHandler(token string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+token {
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
@@ -441,9 +448,7 @@ func fakeRemote(t *testing.T) *httptest.Server {
 		default:
 			w.WriteHeader(http.StatusNotFound)
 		}
-	}))
-	t.Cleanup(s.Close)
-	return s
+	})
 }
 
 // TestAddRemote installs a server the registry offers only as a remote
