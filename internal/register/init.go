@@ -50,7 +50,7 @@ type Dest struct {
 func Init(p Program) *cli.Command {
 	return &cli.Command{
 		Name:      "init",
-		Usage:     "register " + p.short() + " (or any stdio server, or a remote one) with AI assistants",
+		Usage:     "register " + p.short() + " (or any stdio or remote server) with AI assistants",
 		ArgsUsage: "[-- COMMAND ARGS...]",
 		Description: "Adds a server entry to each assistant's config file, keeping every other byte of the file,\n" +
 			"after a backup. By default it registers " + p.long() + " for Claude Code in the project.\n\n" +
