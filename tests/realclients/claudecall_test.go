@@ -212,41 +212,54 @@ func (f *fakeModel) reply(w http.ResponseWriter, stream bool, b fakeBlock, stop 
 // and checks what Claude Code sent back to the model from the tool.
 func TestClaudeCodeCallsTool(t *testing.T) {
 	claude := nodeBin(t, "claude")
-	for _, srv := range servers {
-		for _, c := range srv.agentCalls {
-			t.Run(srv.name+"/"+c.name, func(t *testing.T) {
-				home, proj := t.TempDir(), t.TempDir()
-				writeJSON(t, filepath.Join(proj, ".mcp.json"), mcpServersFile([]registration{{regName, binPath, srv.args()}}))
-				tool := "mcp__" + regName + "__" + c.tool
-				args := c.args
-				if args == "" {
-					args = "{}"
-				}
-				model := startFakeModel(t, tool, args)
-				env := []string{"HOME=" + home, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "MCP_TIMEOUT=20000",
-					"ANTHROPIC_BASE_URL=" + model.url, "ANTHROPIC_API_KEY=sk-ant-fake-for-tests"}
-				r := runTool(t, 3*time.Minute, proj, env, claude,
-					"--settings", `{"enableAllProjectMcpServers":true}`,
-					"-p", "Call the "+tool+" tool once, then stop.",
-					"--allowedTools", tool, "--max-turns", "5", "--output-format", "json")
-				model.mu.Lock()
-				results, seen := model.results, strings.Join(model.seen, "\n")
-				model.mu.Unlock()
-				var got *toolResult
-				for i := range results {
-					if results[i].Tool == tool {
-						got = &results[i]
-					}
-				}
-				if got == nil {
-					t.Fatalf("Claude Code never sent the model a result of %s; tool results: %+v\nfake model saw:\n%s\n%s", tool, results, seen, r)
-				}
-				if r.code != 0 || !strings.Contains(r.stdout, "The tool answered.") {
-					t.Errorf("claude -p: want exit 0 and the model's final text\n%s", r)
-				}
-				c.check(t, outcome{IsError: got.IsError, Texts: []string{got.Text}})
-				t.Logf("the model got from %s: %q\nfake model saw:\n%s", tool, got.Text, seen)
-			})
+	for _, tr := range transports {
+		for _, srv := range servers {
+			for _, c := range srv.agentCalls {
+				t.Run(subtest(tr, srv.name, c.name), func(t *testing.T) { claudeCall(t, claude, tr, srv, c) })
+			}
 		}
 	}
+}
+
+// claudeCall is one run of TestClaudeCodeCallsTool: srv registered in the
+// project's .mcp.json as a command (stdio), or by init --url with the token
+// as ${VAR} (http).
+func claudeCall(t *testing.T, claude, tr string, srv server, c call) {
+	home, proj := t.TempDir(), t.TempDir()
+	tool := "mcp__" + regName + "__" + c.tool
+	args := c.args
+	if args == "" {
+		args = "{}"
+	}
+	model := startFakeModel(t, tool, args)
+	env := []string{"HOME=" + home, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "MCP_TIMEOUT=20000",
+		"ANTHROPIC_BASE_URL=" + model.url, "ANTHROPIC_API_KEY=sk-ant-fake-for-tests"}
+	if tr == "http" {
+		endpoint, token := serveRemote(t, srv)
+		env = append(env, remoteTokenEnv+"="+token)
+		initRemote(t, proj, env, "claude-code", "project", endpoint, "--bearer-token-env", remoteTokenEnv)
+	} else {
+		writeJSON(t, filepath.Join(proj, ".mcp.json"), mcpServersFile([]registration{{regName, binPath, srv.args()}}))
+	}
+	r := runTool(t, 3*time.Minute, proj, env, claude,
+		"--settings", `{"enableAllProjectMcpServers":true}`,
+		"-p", "Call the "+tool+" tool once, then stop.",
+		"--allowedTools", tool, "--max-turns", "5", "--output-format", "json")
+	model.mu.Lock()
+	results, seen := model.results, strings.Join(model.seen, "\n")
+	model.mu.Unlock()
+	var got *toolResult
+	for i := range results {
+		if results[i].Tool == tool {
+			got = &results[i]
+		}
+	}
+	if got == nil {
+		t.Fatalf("Claude Code never sent the model a result of %s; tool results: %+v\nfake model saw:\n%s\n%s", tool, results, seen, r)
+	}
+	if r.code != 0 || !strings.Contains(r.stdout, "The tool answered.") {
+		t.Errorf("claude -p: want exit 0 and the model's final text\n%s", r)
+	}
+	c.check(t, outcome{IsError: got.IsError, Texts: []string{got.Text}})
+	t.Logf("the model got from %s: %q\nfake model saw:\n%s", tool, got.Text, seen)
 }

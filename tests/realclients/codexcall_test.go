@@ -107,21 +107,31 @@ func (f *fakeResponses) note(format string, args ...any) {
 func TestCodexCallsTool(t *testing.T) {
 	codex := nodeBin(t, "codex")
 	needNode(t)
-	for _, srv := range servers {
-		for _, c := range srv.agentCalls {
-			t.Run(srv.name+"/"+c.name, func(t *testing.T) {
-				home, proj := t.TempDir(), t.TempDir()
-				codexHome := filepath.Join(home, ".codex")
-				args := c.args
-				if args == "" {
-					args = "{}"
-				}
-				model := startFakeResponses(t, "mcp__"+regName, c.tool, args)
-				var quoted []string
-				for _, a := range srv.args() {
-					quoted = append(quoted, strconv.Quote(a))
-				}
-				config := fmt.Sprintf(`model = "fake-model"
+	for _, tr := range transports {
+		for _, srv := range servers {
+			for _, c := range srv.agentCalls {
+				t.Run(subtest(tr, srv.name, c.name), func(t *testing.T) { codexCall(t, codex, tr, srv, c) })
+			}
+		}
+	}
+}
+
+// codexCall is one run of TestCodexCallsTool: srv registered in
+// $CODEX_HOME/config.toml as a command (stdio), or by init --url with
+// bearer_token_env_var (http).
+func codexCall(t *testing.T, codex, tr string, srv server, c call) {
+	home, proj := t.TempDir(), t.TempDir()
+	codexHome := filepath.Join(home, ".codex")
+	args := c.args
+	if args == "" {
+		args = "{}"
+	}
+	model := startFakeResponses(t, "mcp__"+regName, c.tool, args)
+	var quoted []string
+	for _, a := range srv.args() {
+		quoted = append(quoted, strconv.Quote(a))
+	}
+	config := fmt.Sprintf(`model = "fake-model"
 model_provider = "fake"
 
 [model_providers.fake]
@@ -139,30 +149,31 @@ remote_plugin = false
 plugin_sharing = false
 in_app_updates = false
 apps = false
-
-[mcp_servers.%s]
-command = %s
-args = [%s]
-`, strconv.Quote(model.url), regName, strconv.Quote(binPath), strings.Join(quoted, ", "))
-				writeFile(t, filepath.Join(codexHome, "config.toml"), []byte(config))
-				env := []string{"HOME=" + home, "CODEX_HOME=" + codexHome, "MCPSHIP_FAKE_API_KEY=fake"}
-				r := runTool(t, 3*time.Minute, proj, env, codex, "exec", "--skip-git-repo-check",
-					"Call the "+c.tool+" tool of the "+regName+" MCP server once, then stop.")
-				model.mu.Lock()
-				outputs, seen := model.outputs, strings.Join(model.seen, "\n")
-				model.mu.Unlock()
-				if len(outputs) != 1 {
-					t.Fatalf("Codex sent the model %d results of %s, want 1: %q\nfake model saw:\n%s\n%s", len(outputs), c.tool, outputs, seen, r)
-				}
-				if r.code != 0 || !strings.Contains(r.stdout, "The tool answered.") {
-					t.Errorf("codex exec: want exit 0 and the model's final text\n%s", r)
-				}
-				// The output is all the model gets: no isError.
-				c.check(t, outcome{Texts: codexOutputTexts(outputs[0]), IsErrorUnknown: true})
-				t.Logf("the model got from %s: %q\nfake model saw:\n%s", c.tool, outputs[0], seen)
-			})
-		}
+`, strconv.Quote(model.url))
+	env := []string{"HOME=" + home, "CODEX_HOME=" + codexHome, "MCPSHIP_FAKE_API_KEY=fake"}
+	if tr == "http" {
+		writeFile(t, filepath.Join(codexHome, "config.toml"), []byte(config))
+		endpoint, token := serveRemote(t, srv)
+		env = append(env, remoteTokenEnv+"="+token)
+		initRemote(t, proj, env, "codex", "user", endpoint, "--bearer-token-env", remoteTokenEnv)
+	} else {
+		config += fmt.Sprintf("\n[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n", regName, strconv.Quote(binPath), strings.Join(quoted, ", "))
+		writeFile(t, filepath.Join(codexHome, "config.toml"), []byte(config))
 	}
+	r := runTool(t, 3*time.Minute, proj, env, codex, "exec", "--skip-git-repo-check",
+		"Call the "+c.tool+" tool of the "+regName+" MCP server once, then stop.")
+	model.mu.Lock()
+	outputs, seen := model.outputs, strings.Join(model.seen, "\n")
+	model.mu.Unlock()
+	if len(outputs) != 1 {
+		t.Fatalf("Codex sent the model %d results of %s, want 1: %q\nfake model saw:\n%s\n%s", len(outputs), c.tool, outputs, seen, r)
+	}
+	if r.code != 0 || !strings.Contains(r.stdout, "The tool answered.") {
+		t.Errorf("codex exec: want exit 0 and the model's final text\n%s", r)
+	}
+	// The output is all the model gets: no isError.
+	c.check(t, outcome{Texts: codexOutputTexts(outputs[0]), IsErrorUnknown: true})
+	t.Logf("the model got from %s: %q\nfake model saw:\n%s", c.tool, outputs[0], seen)
 }
 
 // codexOutputTexts returns the tool's part of a function_call_output Codex

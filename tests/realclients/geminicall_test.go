@@ -106,57 +106,70 @@ func (f *fakeGemini) note(format string, args ...any) {
 func TestGeminiCLICallsTool(t *testing.T) {
 	gemini := nodeBin(t, "gemini")
 	needNode(t)
-	for _, srv := range servers {
-		for _, c := range srv.agentCalls {
-			t.Run(srv.name+"/"+c.name, func(t *testing.T) {
-				home, proj := t.TempDir(), t.TempDir()
-				writeJSON(t, filepath.Join(proj, ".gemini", "settings.json"), mcpServersFile([]registration{{regName, binPath, srv.args()}}))
-				// An API key, not a Google login; telemetry and update checks off.
-				writeJSON(t, filepath.Join(home, ".gemini", "settings.json"), map[string]any{
-					"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
-					"telemetry": map[string]any{"enabled": false},
-					"privacy":   map[string]any{"usageStatisticsEnabled": false},
-					"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
-				})
-				tool := "mcp_" + regName + "_" + c.tool
-				args := c.args
-				if args == "" {
-					args = "{}"
-				}
-				model := startFakeGemini(t, tool, args)
-				env := []string{"HOME=" + home, "GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_API_KEY=fake", "GOOGLE_GEMINI_BASE_URL=" + model.url}
-				// A fixed model skips the router, which asks another model first.
-				r := runTool(t, 3*time.Minute, proj, env, gemini, "-m", "gemini-2.5-flash",
-					"--allowed-tools", tool, "-p", "Call the "+tool+" tool once, then stop.")
-				model.mu.Lock()
-				responses, seen := model.responses, strings.Join(model.seen, "\n")
-				model.mu.Unlock()
-				if len(responses) != 1 {
-					t.Fatalf("Gemini CLI sent the model %d results of %s, want 1: %s\nfake model saw:\n%s\n%s", len(responses), tool, responses, seen, r)
-				}
-				if r.code != 0 || !strings.Contains(r.stdout, "The tool answered.") {
-					t.Errorf("gemini -p: want exit 0 and the model's final text\n%s", r)
-				}
-				var resp struct {
-					Output string `json:"output"`
-					Error  string `json:"error"`
-				}
-				if err := json.Unmarshal(responses[0], &resp); err != nil {
-					t.Fatalf("functionResponse.response: %v in %s", err, responses[0])
-				}
-				// Gemini CLI fences the text as <untrusted_context>.
-				text := strings.TrimSpace(resp.Output)
-				text = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(text, "<untrusted_context>"), "</untrusted_context>"))
-				t.Logf("the model got from %s: %s\nfake model saw:\n%s", tool, responses[0], seen)
-				// A result with isError comes as {"error": …} instead.
-				if resp.Error != "" {
-					c.check(t, outcome{IsError: true, Texts: geminiErrorTexts(resp.Error)})
-					return
-				}
-				c.check(t, outcome{Texts: []string{text}})
-			})
+	for _, tr := range transports {
+		for _, srv := range servers {
+			for _, c := range srv.agentCalls {
+				t.Run(subtest(tr, srv.name, c.name), func(t *testing.T) { geminiCall(t, gemini, tr, srv, c) })
+			}
 		}
 	}
+}
+
+// geminiCall is one run of TestGeminiCLICallsTool: srv registered in the
+// project's .gemini/settings.json as a command (stdio), or by init --url
+// as httpUrl with the token as ${VAR} (http).
+func geminiCall(t *testing.T, gemini, tr string, srv server, c call) {
+	home, proj := t.TempDir(), t.TempDir()
+	// An API key, not a Google login; telemetry and update checks off.
+	writeJSON(t, filepath.Join(home, ".gemini", "settings.json"), map[string]any{
+		"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+		"telemetry": map[string]any{"enabled": false},
+		"privacy":   map[string]any{"usageStatisticsEnabled": false},
+		"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+	})
+	tool := "mcp_" + regName + "_" + c.tool
+	args := c.args
+	if args == "" {
+		args = "{}"
+	}
+	model := startFakeGemini(t, tool, args)
+	env := []string{"HOME=" + home, "GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_API_KEY=fake", "GOOGLE_GEMINI_BASE_URL=" + model.url}
+	if tr == "http" {
+		endpoint, token := serveRemote(t, srv)
+		env = append(env, remoteTokenEnv+"="+token)
+		initRemote(t, proj, env, "gemini", "project", endpoint, "--bearer-token-env", remoteTokenEnv)
+	} else {
+		writeJSON(t, filepath.Join(proj, ".gemini", "settings.json"), mcpServersFile([]registration{{regName, binPath, srv.args()}}))
+	}
+	// A fixed model skips the router, which asks another model first.
+	r := runTool(t, 3*time.Minute, proj, env, gemini, "-m", "gemini-2.5-flash",
+		"--allowed-tools", tool, "-p", "Call the "+tool+" tool once, then stop.")
+	model.mu.Lock()
+	responses, seen := model.responses, strings.Join(model.seen, "\n")
+	model.mu.Unlock()
+	if len(responses) != 1 {
+		t.Fatalf("Gemini CLI sent the model %d results of %s, want 1: %s\nfake model saw:\n%s\n%s", len(responses), tool, responses, seen, r)
+	}
+	if r.code != 0 || !strings.Contains(r.stdout, "The tool answered.") {
+		t.Errorf("gemini -p: want exit 0 and the model's final text\n%s", r)
+	}
+	var resp struct {
+		Output string `json:"output"`
+		Error  string `json:"error"`
+	}
+	if err := json.Unmarshal(responses[0], &resp); err != nil {
+		t.Fatalf("functionResponse.response: %v in %s", err, responses[0])
+	}
+	// Gemini CLI fences the text as <untrusted_context>.
+	text := strings.TrimSpace(resp.Output)
+	text = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(text, "<untrusted_context>"), "</untrusted_context>"))
+	t.Logf("the model got from %s: %s\nfake model saw:\n%s", tool, responses[0], seen)
+	// A result with isError comes as {"error": …} instead.
+	if resp.Error != "" {
+		c.check(t, outcome{IsError: true, Texts: geminiErrorTexts(resp.Error)})
+		return
+	}
+	c.check(t, outcome{Texts: []string{text}})
 }
 
 // geminiErrorTexts returns the texts of the tool result inside the error

@@ -19,64 +19,80 @@ var inspectorEras = []struct{ era, rev string }{
 
 // TestInspectorCLI drives mcpship with the MCP Inspector's CLI, in each
 // protocol era: tools/list (with --strict, which fails on tool schemas
-// that are not portable across clients) and the server's calls.
+// that are not portable across clients) and the server's calls. Over
+// stdio the Inspector starts mcpship; over HTTP it reads the .mcp.json
+// that init --url wrote (--config, --server) and reaches mcpship serving
+// with a bearer token. The Inspector expands no variables in that file,
+// so the token is given to init as a header (--header).
 func TestInspectorCLI(t *testing.T) {
 	inspector := nodeBin(t, "mcp-inspector")
 	needNode(t)
-	for _, srv := range servers {
-		for _, e := range inspectorEras {
-			t.Run(srv.name+"/"+e.era, func(t *testing.T) {
-				t.Parallel()
-				home := t.TempDir()
-				env := []string{"HOME=" + home}
-				inspect := func(args ...string) run {
-					t.Helper()
-					all := append([]string{"--cli", binPath}, srv.args()...)
-					all = append(all, "--protocol-era", e.era, "--format", "json")
-					return runTool(t, 60*time.Second, home, env, inspector, append(all, args...)...)
-				}
-
-				r := inspect("--method", "tools/list", "--strict")
-				if r.code != 0 {
-					t.Fatalf("tools/list --strict: want exit 0 (6 means a schema portability error)\n%s", r)
-				}
-				var list struct {
-					Result struct {
-						Tools []struct{ Name string } `json:"tools"`
-					} `json:"result"`
-				}
-				if err := json.Unmarshal([]byte(r.stdout), &list); err != nil {
-					t.Fatalf("tools/list: %v\n%s", err, r)
-				}
-				var names []string
-				for _, tool := range list.Result.Tools {
-					names = append(names, tool.Name)
-				}
-				checkToolNames(t, srv, names)
-
-				for _, c := range srv.calls {
-					t.Run(c.name, func(t *testing.T) {
-						args := []string{"-q", "--method", "tools/call", "--tool-name", c.tool}
-						if c.args != "" {
-							if !strings.HasPrefix(c.args, "{") {
-								t.Skipf("the Inspector refuses non-object arguments itself (%q), so they never reach the server", c.args)
-							}
-							args = append(args, "--tool-args-json", c.args)
-						}
-						r := inspect(args...)
-						if !slices.Contains(srv.tools, c.tool) {
-							// The Inspector looks the tool up in tools/list first and
-							// never sends the call: exit 5, tool_not_found.
-							if r.code != 5 || !strings.Contains(r.stderr, "tool_not_found") {
-								t.Fatalf("unknown tool: want exit 5 and tool_not_found\n%s", r)
-							}
-							return
-						}
-						c.check(t, inspectorCallOutcome(t, r))
-					})
-				}
-			})
+	for _, tr := range transports {
+		for _, srv := range servers {
+			for _, e := range inspectorEras {
+				t.Run(subtest(tr, srv.name, e.era), func(t *testing.T) {
+					t.Parallel()
+					inspectorCLI(t, inspector, tr, srv, e.era)
+				})
+			}
 		}
+	}
+}
+
+func inspectorCLI(t *testing.T, inspector, tr string, srv server, era string) {
+	home := t.TempDir()
+	env := []string{"HOME=" + home}
+	target := append([]string{binPath}, srv.args()...)
+	if tr == "http" {
+		endpoint, token := serveRemote(t, srv)
+		initRemote(t, home, env, "claude-code", "project", endpoint, "--header", "Authorization: Bearer "+token)
+		target = []string{"--config", filepath.Join(home, ".mcp.json"), "--server", regName}
+	}
+	inspect := func(args ...string) run {
+		t.Helper()
+		all := append([]string{"--cli"}, target...)
+		all = append(all, "--protocol-era", era, "--format", "json")
+		return runTool(t, 60*time.Second, home, env, inspector, append(all, args...)...)
+	}
+
+	r := inspect("--method", "tools/list", "--strict")
+	if r.code != 0 {
+		t.Fatalf("tools/list --strict: want exit 0 (6 means a schema portability error)\n%s", r)
+	}
+	var list struct {
+		Result struct {
+			Tools []struct{ Name string } `json:"tools"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil {
+		t.Fatalf("tools/list: %v\n%s", err, r)
+	}
+	var names []string
+	for _, tool := range list.Result.Tools {
+		names = append(names, tool.Name)
+	}
+	checkToolNames(t, srv, names)
+
+	for _, c := range srv.calls {
+		t.Run(c.name, func(t *testing.T) {
+			args := []string{"-q", "--method", "tools/call", "--tool-name", c.tool}
+			if c.args != "" {
+				if !strings.HasPrefix(c.args, "{") {
+					t.Skipf("the Inspector refuses non-object arguments itself (%q), so they never reach the server", c.args)
+				}
+				args = append(args, "--tool-args-json", c.args)
+			}
+			r := inspect(args...)
+			if !slices.Contains(srv.tools, c.tool) {
+				// The Inspector looks the tool up in tools/list first and
+				// never sends the call: exit 5, tool_not_found.
+				if r.code != 5 || !strings.Contains(r.stderr, "tool_not_found") {
+					t.Fatalf("unknown tool: want exit 5 and tool_not_found\n%s", r)
+				}
+				return
+			}
+			c.check(t, inspectorCallOutcome(t, r))
+		})
 	}
 }
 
