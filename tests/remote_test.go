@@ -8,7 +8,7 @@ import (
 
 // TestDoctorRemote registers a remote server that wants a bearer token
 // with init --url --bearer-token-env in four clients, each writing the
-// token's variable its own way (${VAR}, ${env:VAR}, Codex's
+// token's variable its own way (${VAR}, ${env:VAR}, {env:VAR}, Codex's
 // bearer_token_env_var), and checks that doctor reaches it with the token
 // from the environment, and fails with the reason when the variable is
 // not set, the token is wrong, or the server is gone.
@@ -17,7 +17,7 @@ func TestDoctorRemote(t *testing.T) {
 	defer srv.Close()
 	s := newSandbox(t)
 	s.run(t, "init", "--url", srv.URL+"/mcp", "--name", "weather", "--bearer-token-env", "WEATHER_TOKEN",
-		"--client", "claude-code,codex,gemini,cursor", "--scope", "user")
+		"--client", "claude-code,codex,cursor,opencode", "--scope", "user")
 
 	doctor := func(env ...string) (string, int) {
 		c := s.cmd("doctor", "--name", "weather")
