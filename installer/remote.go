@@ -79,6 +79,7 @@ type RemoteError struct {
 	Why    string
 }
 
+// Error returns the reason, e.Why.
 func (e *RemoteError) Error() string { return e.Why }
 
 // fields returns the entry c writes for s: its remote shape when s is a
