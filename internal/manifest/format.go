@@ -1,6 +1,10 @@
 package manifest
 
-import "time"
+import (
+	"time"
+
+	"github.com/mcpship/mcpship/internal/procgroup"
+)
 
 // Manifest is the decoded form of a manifest file. docs/manifest.md
 // describes each field; the JSON names are given in the struct tags.
@@ -114,7 +118,7 @@ const (
 	DefaultMaxOutputBytes = 1 << 20
 	// KillGrace is how long a process group gets between SIGTERM and
 	// SIGKILL when a call is cancelled or times out.
-	KillGrace = 2 * time.Second
+	KillGrace = procgroup.Grace
 	// DefaultProgressInterval is the default of Manifest.ProgressInterval:
 	// well inside the 60-second timeout that clients commonly reset on
 	// progress.

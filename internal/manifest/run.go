@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/procgroup"
 	"github.com/mcpship/mcpship/internal/toolresult"
 	"github.com/mcpship/mcpship/mcp"
 )
@@ -162,8 +163,8 @@ func (t *tool) run(ctx context.Context, req *mcp.CallRequest, prog string, argv,
 	err = t.wait(ctx, req, r, cmd.Process.Pid, waited, start)
 	// The leader has exited; stop whatever it left running in its group,
 	// and what left the group.
-	reap(cmd.Process.Pid)
-	sweep(cmd.Process.Pid, marker)
+	procgroup.Reap(cmd.Process.Pid)
+	procgroup.Sweep(cmd.Process.Pid, marker)
 	pipes.drain()
 	var exit *exec.ExitError
 	switch {
@@ -193,10 +194,10 @@ func (t *tool) wait(ctx context.Context, req *mcp.CallRequest, r *runResult, pid
 			return err
 		case <-timer.C:
 			r.timedOut = true
-			return stop(pid, waited)
+			return procgroup.Stop(pid, waited)
 		case <-ctx.Done():
 			r.cancelled = true
-			return stop(pid, waited)
+			return procgroup.Stop(pid, waited)
 		case <-tick.C:
 			elapsed := time.Since(start)
 			msg := fmt.Sprintf("%s has run for %v", t.program(), elapsed.Round(time.Second))
@@ -229,7 +230,7 @@ func startPiped(cmd *exec.Cmd, out, errOut *toolresult.Buffer) (*pipes, error) {
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
-	setGroup(cmd) // stdin stays nil: the command reads from the null device
+	procgroup.Set(cmd) // stdin stays nil: the command reads from the null device
 	err = cmd.Start()
 	outW.Close()
 	errW.Close()
@@ -263,35 +264,4 @@ func (p *pipes) drain() {
 	}
 	p.files[0].Close()
 	p.files[1].Close()
-}
-
-// stop ends a running process group: SIGTERM, then SIGKILL after
-// KillGrace. It returns the leader's Wait error.
-func stop(pid int, waited <-chan error) error {
-	terminateGroup(pid)
-	select {
-	case err := <-waited:
-		return err
-	case <-time.After(KillGrace):
-	}
-	killGroup(pid)
-	return <-waited
-}
-
-// reap stops processes left in the group after its leader exited.
-func reap(pid int) {
-	if !groupAlive(pid) {
-		return
-	}
-	terminateGroup(pid)
-	deadline := time.Now().Add(KillGrace)
-	for groupAlive(pid) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if groupAlive(pid) {
-		killGroup(pid)
-		for deadline := time.Now().Add(time.Second); groupAlive(pid) && time.Now().Before(deadline); {
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
 }

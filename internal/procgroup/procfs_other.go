@@ -1,14 +1,14 @@
 //go:build !linux && !windows
 
-package manifest
+package procgroup
 
 import "syscall"
 
 func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
 
-// sweep cannot find processes by environment without /proc: processes
+// Sweep cannot find processes by environment without /proc: processes
 // that left the call's process group are not stopped.
-func sweep(int, string) {}
+func Sweep(int, string) {}
 
 // hasLiveMember cannot tell zombies apart without /proc: it reports the
 // group alive whenever it can still be signalled.

@@ -1,4 +1,4 @@
-package manifest
+package procgroup
 
 import (
 	"bytes"
@@ -47,20 +47,20 @@ var subreaper sync.Once
 // groupAttr starts the command in a process group of its own, and asks
 // the kernel to SIGKILL it if mcpship dies first, even by SIGKILL. It
 // also makes mcpship a child subreaper (once): a process that outlives
-// its parent then becomes mcpship's child instead of init's, where sweep
+// its parent then becomes mcpship's child instead of init's, where Sweep
 // finds it.
 func groupAttr() *syscall.SysProcAttr {
 	subreaper.Do(func() { _, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0) })
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// sweep stops what a call left running outside its process group (such
+// Sweep stops what a call left running outside its process group (such
 // as a daemon that called setsid), once its group is gone: those
 // processes are then orphans, children of mcpship as subreaper, and carry
 // the call's marker variable (a NAME=VALUE entry) in their environment.
-// Each gets SIGTERM, then SIGKILL after KillGrace; their own children
+// Each gets SIGTERM, then SIGKILL after Grace; their own children
 // become mcpship's in turn and are found in a later round. A process that
-// replaced its environment is not found. sweep also collects the exited
+// replaced its environment is not found. Sweep also collects the exited
 // orphans of group pgid, which only mcpship can wait for.
 //
 // A round ends the sweep only when it finds nothing to stop and nothing
@@ -73,11 +73,11 @@ func groupAttr() *syscall.SysProcAttr {
 // collects a zombie, or sees a child whose environment it cannot read, is
 // followed by another; for the latter, up to maxUnsure rounds (a program
 // run with an empty environment by another call reads empty for good).
-func sweep(pgid int, marker string) {
+func Sweep(pgid int, marker string) {
 	defer collectGroup(pgid)
 	signalled := map[int]bool{}
 	sig := syscall.SIGTERM
-	deadline := time.Now().Add(KillGrace)
+	deadline := time.Now().Add(Grace)
 	unsure := 0 // rounds that saw an environment they could not read
 	for round := 0; round < 500; round++ {
 		var live []int
@@ -177,7 +177,7 @@ func children() []child {
 	return list
 }
 
-// maxUnsure is how many rounds sweep waits for a child whose environment
+// maxUnsure is how many rounds Sweep waits for a child whose environment
 // reads empty: an execve takes far less than these 50 ms.
 const maxUnsure = 5
 
