@@ -34,6 +34,14 @@
 // messages with [CallRequest.Log]. What a handler's error becomes is told
 // at [ToolHandler].
 //
+// # Resources
+//
+// A server with [ServerOptions.Resources] set answers resources/list and
+// resources/read by asking that [ResourceSource], and announces the
+// resources capability; one without has neither. A result can point to a
+// resource with a "resource_link" [Content], as mcpship does with the whole
+// output of a call whose result was cut to fit the client.
+//
 // # Serving over HTTP
 //
 // [NewHTTPHandler] returns an [http.Handler] that serves a Server on the

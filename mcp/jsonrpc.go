@@ -24,6 +24,10 @@ const (
 	// {"requiredCapabilities": {...}}, an object of the capabilities
 	// missing. Over HTTP it is answered with 400.
 	CodeMissingClientCapability = -32021
+
+	// CodeResourceNotFound answers resources/read for a URI the server
+	// does not have (or no longer has).
+	CodeResourceNotFound = -32002
 )
 
 // Error is a JSON-RPC error object. A [ToolHandler] that returns one (or an

@@ -64,7 +64,7 @@ func (ss *session) request(id ID, method string, params json.RawMessage) {
 	}
 	if ss.stateless {
 		switch method {
-		case "server/discover", "tools/list", "tools/call":
+		case "server/discover", "tools/list", "tools/call", "resources/list", "resources/read", "resources/templates/list":
 			ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %s needs _meta with %q and %q (revision 2026-07-28); a legacy client sends initialize first",
 				method, metaProtocolVersion, metaClientCapabilities))
 		default:
@@ -85,6 +85,9 @@ func (ss *session) request(id ID, method string, params json.RawMessage) {
 		return
 	case "tools/list", "tools/call", "logging/setLevel":
 	default:
+		if isResourceMethod(method) && ss.srv.opts.Resources != nil {
+			break
+		}
 		ss.reply(id, nil, errorf(CodeMethodNotFound, "method not found: %s", method))
 		return
 	}
@@ -98,6 +101,8 @@ func (ss *session) request(id ID, method string, params json.RawMessage) {
 		ss.listTools(id, params, nil)
 	case "tools/call":
 		ss.callTool(id, params, nil)
+	case "resources/list", "resources/read", "resources/templates/list":
+		ss.resources(id, method, params, nil)
 	case "logging/setLevel":
 		var p struct {
 			Level LogLevel `json:"level"`
@@ -132,7 +137,7 @@ func (ss *session) modernRequest(id ID, method string, params json.RawMessage, m
 		ss.reply(id, &discoverResult{
 			ResultType:        "complete",
 			SupportedVersions: allVersions,
-			Capabilities:      capabilities,
+			Capabilities:      ss.srv.capabilities(),
 			Instructions:      ss.srv.opts.Instructions,
 			TTLms:             0,
 			CacheScope:        "public",
@@ -143,6 +148,10 @@ func (ss *session) modernRequest(id ID, method string, params json.RawMessage, m
 	case "tools/call":
 		ss.callTool(id, params, meta)
 	default:
+		if isResourceMethod(method) && ss.srv.opts.Resources != nil {
+			ss.resources(id, method, params, meta)
+			return
+		}
 		ss.reply(id, nil, errorf(CodeMethodNotFound, "method not found: %s (revision %s)", method, meta.ProtocolVersion))
 	}
 }
@@ -153,8 +162,9 @@ func (ss *session) resultMeta() map[string]any {
 
 // ServerCapabilities are the features a server announces.
 type ServerCapabilities struct {
-	Tools   *ToolsCapability `json:"tools,omitempty"`
-	Logging *struct{}        `json:"logging,omitempty"`
+	Tools     *ToolsCapability     `json:"tools,omitempty"`
+	Logging   *struct{}            `json:"logging,omitempty"`
+	Resources *ResourcesCapability `json:"resources,omitempty"`
 }
 
 // ToolsCapability announces tools; ListChanged, that the server notifies
@@ -171,9 +181,6 @@ type InitializeResult struct {
 	ServerInfo      Implementation     `json:"serverInfo"`
 	Instructions    string             `json:"instructions,omitempty"`
 }
-
-// capabilities are those of every Server: tools, and log messages.
-var capabilities = ServerCapabilities{Tools: &ToolsCapability{}, Logging: &struct{}{}}
 
 type discoverResult struct {
 	ResultType        string             `json:"resultType"`
@@ -214,7 +221,7 @@ func (ss *session) initialize(id ID, params json.RawMessage) {
 	ss.clientCaps = p.Capabilities
 	ss.reply(id, &InitializeResult{
 		ProtocolVersion: version,
-		Capabilities:    capabilities,
+		Capabilities:    ss.srv.capabilities(),
 		ServerInfo:      ss.srv.info,
 		Instructions:    ss.srv.opts.Instructions,
 	}, nil)

@@ -47,6 +47,10 @@ type ServerOptions struct {
 	// Logger receives the server's own diagnostics (never the protocol
 	// stream). Default: discard.
 	Logger *slog.Logger
+	// Resources, when set, is where resources/list and resources/read
+	// find the server's resources, and the server announces the
+	// resources capability. Default nil: no resources, and no capability.
+	Resources ResourceSource
 }
 
 // Server is an MCP server of tools. Register tools with [AddTool] or

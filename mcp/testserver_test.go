@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -126,3 +128,34 @@ func newTestServer(t testing.TB, opts *ServerOptions) *Server {
 }
 
 func mustJSON(s string) []byte { return []byte(s) }
+
+// testResources are three resources on two pages: a text, an empty text
+// and bytes that are not UTF-8.
+type testResources struct{}
+
+func (testResources) ListResources(_ context.Context, cursor string) ([]Resource, string, error) {
+	switch cursor {
+	case "":
+		return []Resource{
+			{URI: "test://a", Name: "a", MimeType: "text/plain", Size: 5},
+			{URI: "test://empty", Name: "empty", Title: "Nothing"},
+		}, "page2", nil
+	case "page2":
+		return []Resource{{URI: "test://bin", Name: "bin", MimeType: "application/octet-stream", Size: 3}}, "", nil
+	}
+	return nil, "", &Error{Code: CodeInvalidParams, Message: "invalid cursor " + strconv.Quote(cursor)}
+}
+
+func (testResources) ReadResource(_ context.Context, uri string) ([]ResourceContents, error) {
+	switch uri {
+	case "test://a":
+		return []ResourceContents{{URI: uri, MimeType: "text/plain", Text: "alpha"}}, nil
+	case "test://empty":
+		return []ResourceContents{{URI: uri}}, nil
+	case "test://bin":
+		return []ResourceContents{{URI: uri, MimeType: "application/octet-stream", Blob: base64.StdEncoding.EncodeToString([]byte{0xff, 0, 0xfe})}}, nil
+	case "test://broken":
+		return nil, errors.New("the disk is gone")
+	}
+	return nil, &Error{Code: CodeResourceNotFound, Message: "resource not found: " + uri, Data: map[string]any{"uri": uri}}
+}

@@ -55,18 +55,34 @@ type Content struct {
 	Name        string `json:"name,omitempty"`
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
+	Size        int64  `json:"size,omitempty"` // bytes, when known
 
 	// For "resource": the resource's contents.
 	Resource *ResourceContents `json:"resource,omitempty"`
 }
 
-// ResourceContents is a resource embedded in a result: its URI and either
-// its text or its bytes.
+// ResourceContents is a resource's contents, embedded in a result or
+// read with resources/read: its URI and either its text or its bytes.
 type ResourceContents struct {
 	URI      string `json:"uri"`
 	MimeType string `json:"mimeType,omitempty"`
 	Text     string `json:"text,omitempty"` // a text resource
 	Blob     string `json:"blob,omitempty"` // base64, a binary resource
+}
+
+// MarshalJSON implements [json.Marshaler]: contents without Blob are text,
+// and carry "text" even when it is empty, as clients require one of the
+// two.
+func (rc ResourceContents) MarshalJSON() ([]byte, error) {
+	type plain ResourceContents
+	if rc.Blob != "" {
+		return json.Marshal(plain(rc))
+	}
+	return json.Marshal(struct {
+		URI      string `json:"uri"`
+		MimeType string `json:"mimeType,omitempty"`
+		Text     string `json:"text"`
+	}{rc.URI, rc.MimeType, rc.Text})
 }
 
 // CallToolResult is the result of tools/call: what a [ToolHandler]

@@ -31,7 +31,8 @@ var update = flag.Bool("update", false, "rewrite the server lines of the golden 
 // (in any order, since calls run concurrently) before sending the next.
 // "close" closes the server's input; the server must then write exactly the
 // lines that follow and end the session. The literal text {BIG:n} in a
-// client line stands for n bytes of 'x'.
+// client line stands for n bytes of 'x'. "option resources 1" gives the
+// server testResources.
 type transcript struct {
 	opts  ServerOptions
 	steps []step
@@ -86,6 +87,10 @@ func readTranscript(t *testing.T, file string) *transcript {
 				tr.opts.PageSize = v
 			case "max-concurrent-calls":
 				tr.opts.MaxConcurrentCalls = v
+			case "resources":
+				if v != 0 {
+					tr.opts.Resources = testResources{}
+				}
 			default:
 				t.Fatalf("%s:%d: unknown option %s", file, n+1, f[1])
 			}
