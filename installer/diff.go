@@ -16,22 +16,8 @@ func unifiedDiff(name string, a, b []byte) string {
 	}
 	// The common first lines end at pre; the common last lines start at
 	// endA in a and endB in b.
-	const chunk = 4 << 10 // compared at once, before byte by byte
-	p := 0
-	for p+chunk <= min(len(a), len(b)) && bytes.Equal(a[p:p+chunk], b[p:p+chunk]) {
-		p += chunk
-	}
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	pre := bytes.LastIndexByte(a[:p], '\n') + 1
-	s := 0
-	for s+chunk <= min(len(a), len(b))-pre && bytes.Equal(a[len(a)-s-chunk:len(a)-s], b[len(b)-s-chunk:len(b)-s]) {
-		s += chunk
-	}
-	for s < len(a)-pre && s < len(b)-pre && a[len(a)-1-s] == b[len(b)-1-s] {
-		s++
-	}
+	pre := bytes.LastIndexByte(a[:commonPrefix(a, b)], '\n') + 1
+	s := commonSuffix(a[pre:], b[pre:])
 	endA, endB := len(a)-s, len(b)-s
 	lineStart := func(b []byte, i int) bool { return i == pre || b[i-1] == '\n' }
 	if !lineStart(a, endA) || !lineStart(b, endB) {
@@ -66,6 +52,32 @@ func unifiedDiff(name string, a, b []byte) string {
 	writeLines(&sb, "+", b, pre, endB)
 	writeLines(&sb, " ", a, endA, toA)
 	return sb.String()
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b.
+func commonPrefix(a, b []byte) int {
+	const chunk = 4 << 10 // compared at once, before byte by byte
+	p, n := 0, min(len(a), len(b))
+	for p+chunk <= n && bytes.Equal(a[p:p+chunk], b[p:p+chunk]) {
+		p += chunk
+	}
+	for p < n && a[p] == b[p] {
+		p++
+	}
+	return p
+}
+
+// commonSuffix returns the length of the longest common suffix of a and b.
+func commonSuffix(a, b []byte) int {
+	const chunk = 4 << 10
+	s, n := 0, min(len(a), len(b))
+	for s+chunk <= n && bytes.Equal(a[len(a)-s-chunk:len(a)-s], b[len(b)-s-chunk:len(b)-s]) {
+		s += chunk
+	}
+	for s < n && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	return s
 }
 
 // countLines returns the number of lines in b, the last of which may

@@ -215,18 +215,23 @@ func (t *Target) retry(edit func() error) error {
 }
 
 // verify checks that the new body holds the old data with exactly the
-// planned change, the same way for every format: it parses the new body,
-// finds the entry as planned (or gone), and compares everything else with
-// the old document.
+// planned change: it parses the new body, finds the entry as planned (or
+// gone), and compares everything else with the old document. Documents
+// that are a [restComparer] compare themselves; others, and those that
+// cannot tell, compare their trees, the same way for every format.
 func (t *Target) verify(old document, p plan, name string) error {
 	bad := func(err error) error {
 		return fmt.Errorf("%s: mcpship's edit failed its own check (%v); nothing was written. Please report this with the file attached", t.File, err)
 	}
-	before, err := old.tree() // first, so that old can be freed before the new parse
-	if err != nil {
-		return bad(err)
+	fast, _ := old.(restComparer)
+	var before *node
+	if fast == nil {
+		// First, so that old can be freed before the new parse.
+		var err error
+		if before, err = restTree(old, t.Container, name); err != nil {
+			return bad(err)
+		}
 	}
-	without(before, t.Container, name)
 	nd, err := t.Assistant.format.parse(t.File, p.out)
 	if err != nil {
 		return bad(err)
@@ -244,15 +249,37 @@ func (t *Target) verify(old document, p plan, name string) error {
 	case p.entry != nil && (x == nil || !sameModel(got, p.entry)):
 		return bad(fmt.Errorf("the entry %q holds other data than planned", name))
 	}
-	after, err := nd.tree()
-	if err != nil {
-		return bad(err)
+	same, ok := false, false
+	if fast != nil {
+		same, ok = fast.sameRest(nd, t.Container, name)
 	}
-	without(after, t.Container, name)
-	if !before.equal(after) {
+	if !ok {
+		if before == nil {
+			if before, err = restTree(old, t.Container, name); err != nil {
+				return bad(err)
+			}
+		}
+		after, err := restTree(nd, t.Container, name)
+		if err != nil {
+			return bad(err)
+		}
+		same = before.equal(after)
+	}
+	if !same {
 		return bad(fmt.Errorf("data outside the entry %q changed", name))
 	}
 	return nil
+}
+
+// restTree returns the tree of d without the entry name under container
+// (see [without]).
+func restTree(d document, container []string, name string) (*node, error) {
+	n, err := d.tree()
+	if err != nil {
+		return nil, err
+	}
+	without(n, container, name)
+	return n, nil
 }
 
 func (t *Target) lock(stateDir, real string) (func(), error) {

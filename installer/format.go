@@ -24,6 +24,16 @@ type document interface {
 	tree() (*node, error)
 }
 
+// A restComparer is a document that compares itself with its edit
+// without building the trees of both (see [Target.verify]).
+type restComparer interface {
+	// sameRest reports whether newer, an edit of the document, holds the
+	// same data but for the entry name under the container path, as
+	// comparing their trees after [without] tells. ok is false where it
+	// cannot tell; verify then compares the trees.
+	sameRest(newer document, container []string, name string) (same, ok bool)
+}
+
 // lookup returns the entry name under the container path in d, or nil if
 // there is none, with the same refusals as d.entries.
 func lookup(d document, container []string, name string) (*entry, error) {
