@@ -15,7 +15,8 @@ import (
 
 // binPath is the mcpship binary built by TestMain; binDir is its directory.
 // standinDir holds the stand-in program (tests/standin) under the names
-// rigor, commitbrief and standin; goappPath, cobraappPath and
+// rigor, commitbrief and standin, and tests/workerstandin, a program that can
+// run as a Bazel persistent worker; goappPath, cobraappPath and
 // cliv3appPath are examples/goapp, examples/cobraapp and examples/cliv3app,
 // the same app on urfave/cli v2, Cobra and urfave/cli v3.
 var binPath, binDir, standinDir, goappPath, cobraappPath, cliv3appPath string
@@ -59,6 +60,7 @@ func buildAndRun(m *testing.M) int {
 	}{
 		{binPath, "github.com/mcpship/mcpship/cmd/mcpship", true},
 		{standin, "github.com/mcpship/mcpship/tests/standin", false},
+		{filepath.Join(standinDir, "workerstandin"+exeSuffix()), "github.com/mcpship/mcpship/tests/workerstandin", false},
 		{goappPath, "github.com/mcpship/mcpship/examples/goapp", true},
 		{cobraappPath, "github.com/mcpship/mcpship/examples/cobraapp", true},
 		{cliv3appPath, "github.com/mcpship/mcpship/examples/cliv3app", true},

@@ -108,6 +108,7 @@ func serve(c *cli.Context) error {
 		}
 		for _, m := range ms {
 			m.ProgressInterval = c.Duration("progress-interval")
+			m.Logger = logger
 			// What makes calls fail here, such as a program not on PATH,
 			// goes to the client's log, and doctor shows it.
 			if w := m.Warnings(); w != nil {

@@ -17,6 +17,7 @@ func (m *Manifest) compile(probs *problemList, path string, spec *Tool) *tool {
 	t.settle(&m.Defaults, &spec.Settings)
 	t.compileInputs(probs)
 	used := t.compileCommand(probs)
+	t.compileWorker(probs)
 	for _, name := range t.order {
 		if !used[name] && t.inputs[name].Env == "" && len(spec.Command) > 0 {
 			probs.add(join(path+".inputs", name), "input %q is never used: put {%s} in \"command\" or give it an \"env\"", name, name)

@@ -1,9 +1,11 @@
 package manifest
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/mcpship/mcpship/internal/procgroup"
+	"github.com/mcpship/mcpship/internal/worker"
 )
 
 // Manifest is the decoded form of a manifest file. docs/manifest.md
@@ -26,11 +28,15 @@ type Manifest struct {
 	// elapsed time and the last line the command wrote to stderr. It is
 	// not read from the file. Default DefaultProgressInterval.
 	ProgressInterval time.Duration `json:"-"`
+	// Logger receives what happens outside a call, such as a worker
+	// that could not start. It is not read from the file; nil discards.
+	Logger *slog.Logger `json:"-"`
 
 	file    string       // the manifest's path, for messages
 	dir     string       // its directory: relative dirs and programs resolve here
 	tools   []*tool      // compiled, parallel to Tools
 	running calls        // calls whose process group may still run
+	workers worker.Set   // warm workers, by command, directory and environment
 	probs   *problemList // positions, for Warnings
 }
 
@@ -83,6 +89,9 @@ type Tool struct {
 	// OpenWorld becomes the MCP openWorldHint: the tool reaches outside
 	// services.
 	OpenWorld *bool `json:"openWorld"`
+	// Worker keeps the program warm between calls; nil runs it cold,
+	// one process per call.
+	Worker *Worker `json:"worker"`
 	Settings
 }
 

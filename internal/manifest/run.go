@@ -42,7 +42,14 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 	if !t.m.running.start() {
 		return nil, fmt.Errorf("mcpship is shutting down; %s was not run", t.spec.Name)
 	}
-	r := t.run(ctx, req, prog, argv, t.environ(vals))
+	env := t.environ(vals)
+	var r *runResult
+	if t.worker != nil {
+		r = t.runWarm(ctx, req, prog, argv, env)
+	}
+	if r == nil { // no worker, or it could not start
+		r = t.run(ctx, req, prog, argv, env)
+	}
 	t.m.running.done()
 	if r.cancelled {
 		return nil, ctx.Err()
@@ -138,6 +145,7 @@ type runResult struct {
 	code      int // exit status; -1 when killed by a signal or not started
 	startErr  error
 	timedOut  bool
+	workerErr error // the worker ended during the call
 	cancelled bool
 	out       *toolresult.Capture
 	elapsed   time.Duration
@@ -160,7 +168,7 @@ func (t *tool) run(ctx context.Context, req *mcp.CallRequest, prog string, argv,
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
-	err = t.wait(ctx, req, r, cmd.Process.Pid, waited, start)
+	err = t.wait(ctx, req, r, waited, func() error { return procgroup.Stop(cmd.Process.Pid, waited) }, start)
 	// The leader has exited; stop whatever it left running in its group,
 	// and what left the group.
 	procgroup.Reap(cmd.Process.Pid)
@@ -176,10 +184,10 @@ func (t *tool) run(ctx context.Context, req *mcp.CallRequest, prog string, argv,
 	return r
 }
 
-// wait waits for the command whose leader is pid to exit, stopping its
-// group on timeout or cancellation and reporting progress meanwhile. It
-// returns the leader's Wait error.
-func (t *tool) wait(ctx context.Context, req *mcp.CallRequest, r *runResult, pid int, waited <-chan error, start time.Time) error {
+// wait waits for the run to end, when waited receives its error, calling
+// stop on timeout or cancellation and reporting progress meanwhile. It
+// returns the run's error: the leader's Wait error, or the worker's.
+func (t *tool) wait(ctx context.Context, req *mcp.CallRequest, r *runResult, waited <-chan error, stop func() error, start time.Time) error {
 	timer := time.NewTimer(t.timeout)
 	defer timer.Stop()
 	every := t.m.ProgressInterval
@@ -194,10 +202,10 @@ func (t *tool) wait(ctx context.Context, req *mcp.CallRequest, r *runResult, pid
 			return err
 		case <-timer.C:
 			r.timedOut = true
-			return procgroup.Stop(pid, waited)
+			return stop()
 		case <-ctx.Done():
 			r.cancelled = true
-			return procgroup.Stop(pid, waited)
+			return stop()
 		case <-tick.C:
 			elapsed := time.Since(start)
 			msg := fmt.Sprintf("%s has run for %v", t.program(), elapsed.Round(time.Second))

@@ -29,6 +29,7 @@ type tool struct {
 	maxOut   int
 	summary  *template.Template
 	readOnly bool
+	worker   *warm  // nil: every call runs cold
 	negative []slot // numeric inputs in positional slots, for Warnings
 }
 
@@ -151,12 +152,16 @@ func (m *Manifest) AddTools(srv *mcp.Server) error {
 }
 
 // Wait blocks until no command started for the manifest's tools is
-// running, and makes later calls fail without running anything. When a
+// running, and makes later calls fail without running anything; then it
+// stops the tools' workers, their process groups included. When a
 // server stops, it cancels the calls still running; each then stops its
 // process group (SIGTERM, SIGKILL after KillGrace). Call Wait after Serve
 // returns so that mcpship does not exit before that is done and leave
 // processes behind.
-func (m *Manifest) Wait() { m.running.closeAndWait() }
+func (m *Manifest) Wait() {
+	m.running.closeAndWait()
+	m.workers.Close()
+}
 
 // ToolNames returns the names of the manifest's tools, in order.
 func (m *Manifest) ToolNames() []string {

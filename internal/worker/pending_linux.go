@@ -1,0 +1,5 @@
+package worker
+
+import "syscall"
+
+const fionread = syscall.TIOCINQ

@@ -1,0 +1,352 @@
+// Package worker keeps programs that boot slowly warm between calls, as
+// persistent workers: long-lived processes that speak Bazel's JSON
+// persistent-worker protocol (bazel.build/remote/creating). Each call is
+// one WorkRequest, a JSON object with the call's "arguments" written to
+// the worker's stdin; the worker answers with one WorkResponse, a JSON
+// object with "exitCode" and "output", on its stdout. A singleplex worker
+// takes one request at a time, with requestId 0; a multiplex worker takes
+// several at once, each with its own requestId. A worker that supports
+// cancellation gets a cancel request when a call is cancelled.
+//
+// A [Pool] keeps the workers of one [Config]: a command, working
+// directory and environment. It starts a worker only when every one is
+// busy, up to Config.MaxInstances, and replaces one when it dies, when
+// its executable or a file of Config.RestartOn changes, after
+// Config.MaxRequests requests, and when it was idle for
+// Config.IdleTimeout. Workers run in process groups of their own
+// ([procgroup]), which die with mcpship. A worker that cannot start makes
+// [Pool.Do] return [ErrUnavailable], so that the caller runs the command
+// cold, and the pool says so once in its log.
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config describes the workers of a pool.
+type Config struct {
+	// Command is the worker's argv: the program's resolved path, then
+	// its arguments, such as the flag --persistent_worker.
+	Command []string
+	// Name names the worker in messages, such as "rigor --persistent_worker".
+	Name string
+	// Dir is the working directory; "" is mcpship's own.
+	Dir string
+	// Env is the worker's whole environment, as NAME=VALUE entries.
+	Env []string
+	// MaxInstances bounds a singleplex worker's processes, and the
+	// requests a multiplex worker's one process has in flight. At least 1.
+	MaxInstances int
+	// Multiplex workers take several requests at once, by requestId.
+	Multiplex bool
+	// Cancellation says that the worker takes cancel requests. Without
+	// it, a cancelled call stops a singleplex worker (its state is
+	// unknown) and starts another; a multiplex worker's answer is
+	// dropped when it comes.
+	Cancellation bool
+	// MaxRequests is how many requests a worker serves before it is
+	// replaced; 0 is no limit.
+	MaxRequests int
+	// IdleTimeout stops a worker that served no request for that long; 0
+	// keeps it.
+	IdleTimeout time.Duration
+	// RestartOn are absolute paths of files whose change (by stat)
+	// replaces the workers, such as lockfiles and configs.
+	RestartOn []string
+	// Log receives what workers write to stderr outside a call, and why
+	// workers start, stop or cannot start. nil discards it.
+	Log *slog.Logger
+}
+
+// key identifies the pool of a Config.
+func (c *Config) key() string {
+	env := slices.Clone(c.Env)
+	slices.Sort(env)
+	parts := [][]string{c.Command, {c.Dir}, env, c.RestartOn}
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(strings.Join(p, "\x00"))
+		b.WriteString("\x01")
+	}
+	fmt.Fprint(&b, c.MaxInstances, c.MaxRequests, c.IdleTimeout, c.Multiplex, c.Cancellation)
+	return b.String()
+}
+
+// Response is a worker's answer to one call.
+type Response struct {
+	// ExitCode is the WorkResponse's exitCode: what the command would
+	// have exited with, run cold.
+	ExitCode int
+	// Output is the WorkResponse's output: what the command would have
+	// printed on stdout.
+	Output string
+}
+
+// ErrUnavailable is what [Pool.Do] returns when the worker could not
+// start: it could not be run, or it ended or broke the protocol before
+// its first response. The caller runs the command cold; the pool keeps
+// saying ErrUnavailable until the executable or a RestartOn file
+// changes.
+var ErrUnavailable = errors.New("the worker could not start")
+
+// whyClosing is why workers stop when the pool closes.
+const whyClosing = "mcpship is stopping"
+
+// errClosed is what Do returns once the pool is closed.
+var errClosed = errors.New("mcpship is shutting down; the worker takes no more calls")
+
+// Pool keeps the workers of one Config. Its methods are safe for
+// concurrent use.
+type Pool struct {
+	cfg   Config
+	paths []string // the executable, then RestartOn: what a stamp covers
+
+	mu       sync.Mutex
+	procs    []*proc
+	stamp    string
+	fallback bool          // the worker could not start
+	said     bool          // the fallback was logged
+	closed   bool          //
+	changed  chan struct{} // closed and replaced when a slot frees up
+	stopping sync.WaitGroup
+}
+
+// NewPool returns a pool that starts workers of cfg when calls come.
+func NewPool(cfg Config) *Pool {
+	if cfg.MaxInstances < 1 {
+		cfg.MaxInstances = 1
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	p := &Pool{cfg: cfg, changed: make(chan struct{})}
+	p.paths = append([]string{cfg.Command[0]}, cfg.RestartOn...)
+	p.stamp = takeStamp(p.paths)
+	return p
+}
+
+// Do sends args to a worker as one WorkRequest and returns its
+// WorkResponse. While a singleplex worker serves the request, what it
+// writes to stderr goes to stderr; a multiplex worker's stderr goes to
+// the log, since it cannot be told apart by call. Do waits for a worker
+// when all are busy and MaxInstances are running.
+//
+// When ctx ends first, Do cancels the request as the worker allows (see
+// Config.Cancellation) and returns ctx.Err(); a stopped worker is stopped
+// whole, its process group included, before Do returns. It returns
+// [ErrUnavailable] when the worker cannot start, and an error saying what
+// happened when the worker died or broke the protocol during the call.
+func (p *Pool) Do(ctx context.Context, args []string, stderr Writer) (Response, error) {
+	pr, id, ch, err := p.acquire(ctx)
+	if err != nil {
+		return Response{}, err
+	}
+	return pr.call(ctx, args, id, ch, stderr)
+}
+
+// Writer is where a call's stderr goes: a toolresult.Buffer.
+type Writer interface{ Write([]byte) (int, error) }
+
+// acquire reserves a request slot on a worker, starting one when every
+// worker is busy and fewer than MaxInstances run, and waiting otherwise.
+func (p *Pool) acquire(ctx context.Context) (*proc, int32, chan *workResponse, error) {
+	for {
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			return nil, 0, nil, errClosed
+		}
+		p.refresh()
+		if p.fallback {
+			p.mu.Unlock()
+			return nil, 0, nil, ErrUnavailable
+		}
+		capacity := 1
+		if p.cfg.Multiplex {
+			capacity = p.cfg.MaxInstances
+		}
+		usable := 0
+		var pick *proc
+		for _, pr := range p.procs {
+			if !pr.usable(p) {
+				continue
+			}
+			usable++
+			if len(pr.waiting) < capacity && (pick == nil || len(pr.waiting) < len(pick.waiting)) {
+				pick = pr
+			}
+		}
+		limit := p.cfg.MaxInstances
+		if p.cfg.Multiplex {
+			limit = 1
+		}
+		if pick == nil && usable < limit {
+			var err error
+			if pick, err = p.start(); err != nil {
+				p.unavailable(err.Error())
+				p.mu.Unlock()
+				return nil, 0, nil, ErrUnavailable
+			}
+		}
+		if pick != nil {
+			id, ch := pick.reserve(p)
+			p.mu.Unlock()
+			return pick, id, ch, nil
+		}
+		wait := p.changed
+		p.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil, 0, nil, ctx.Err()
+		case <-wait:
+		}
+	}
+}
+
+// refresh retires the workers started before the executable or a
+// RestartOn file changed, and gives a worker that could not start
+// another chance. p.mu is held.
+func (p *Pool) refresh() {
+	now := takeStamp(p.paths)
+	if now == p.stamp {
+		return
+	}
+	p.stamp = now
+	if p.fallback {
+		p.fallback, p.said = false, false
+	}
+	for _, pr := range p.procs {
+		if len(pr.waiting) == 0 {
+			pr.stop(p, "its executable or a restartOn file changed")
+		}
+	}
+}
+
+// unavailable puts the pool in fallback and logs why, once. p.mu is held.
+func (p *Pool) unavailable(why string) {
+	p.fallback = true
+	if !p.said {
+		p.said = true
+		p.cfg.Log.Warn("the worker could not start, so calls run cold, one process each, until its program or a restartOn file changes",
+			"worker", p.cfg.Name, "reason", why)
+	}
+}
+
+// freed wakes the calls waiting for a slot. p.mu is held.
+func (p *Pool) freed() {
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// settle is called, with p.mu held, when pr has no request in flight:
+// it stops pr when it is due for replacement, starting the replacement
+// when it was retired for its request count, or arms its idle timer.
+func (p *Pool) settle(pr *proc) {
+	switch {
+	case pr.dying():
+	case pr.stamp != p.stamp:
+		pr.stop(p, "its executable or a restartOn file changed")
+	case p.cfg.MaxRequests > 0 && pr.sent >= p.cfg.MaxRequests:
+		pr.stop(p, "it served maxRequests requests")
+		if !p.closed {
+			if _, err := p.start(); err != nil {
+				p.unavailable(err.Error())
+			}
+		}
+	case p.cfg.IdleTimeout > 0:
+		pr.idleGen++
+		gen := pr.idleGen
+		time.AfterFunc(p.cfg.IdleTimeout, func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if pr.idleGen == gen && len(pr.waiting) == 0 {
+				pr.stop(p, "it was idle for idleTimeout")
+			}
+		})
+	}
+	p.freed()
+}
+
+// gone takes the dead pr out of the pool, with p.mu held. A worker that
+// died before its first response could not start; one that died by
+// itself later is replaced.
+func (p *Pool) gone(pr *proc, why string) {
+	p.procs = slices.DeleteFunc(p.procs, func(x *proc) bool { return x == pr })
+	switch {
+	case pr.why != "": // stopped by mcpship
+		p.cfg.Log.Debug("worker stopped", "worker", p.cfg.Name, "pid", pr.pid, "reason", pr.why)
+	case !pr.started:
+		p.unavailable(why)
+	default:
+		p.cfg.Log.Warn("worker died; starting another", "worker", p.cfg.Name, "pid", pr.pid, "reason", why)
+		if !p.closed && !p.fallback && pr.stamp == p.stamp {
+			if _, err := p.start(); err != nil {
+				p.unavailable(err.Error())
+			}
+		}
+	}
+	p.freed()
+}
+
+// Close stops every worker and waits until each is gone, its process
+// group included. Calls then fail.
+func (p *Pool) Close() {
+	p.mu.Lock()
+	p.closed = true
+	for _, pr := range p.procs {
+		pr.stop(p, whyClosing)
+	}
+	p.freed()
+	p.mu.Unlock()
+	p.stopping.Wait()
+}
+
+// Set holds pools by Config, so that the tools of a manifest that name
+// the same worker share its processes. The zero Set is ready to use.
+type Set struct {
+	mu     sync.Mutex
+	pools  map[string]*Pool
+	closed bool
+}
+
+// Pool returns the pool for cfg, making it on first use.
+func (s *Set) Pool(cfg Config) *Pool {
+	k := cfg.key()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.pools[k]; ok {
+		return p
+	}
+	if s.pools == nil {
+		s.pools = map[string]*Pool{}
+	}
+	p := NewPool(cfg)
+	if s.closed {
+		p.closed = true
+	}
+	s.pools[k] = p
+	return p
+}
+
+// Close closes every pool, waiting for their workers to be gone.
+func (s *Set) Close() {
+	s.mu.Lock()
+	s.closed = true
+	pools := make([]*Pool, 0, len(s.pools))
+	for _, p := range s.pools {
+		pools = append(pools, p)
+	}
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range pools {
+		wg.Go(p.Close)
+	}
+	wg.Wait()
+}

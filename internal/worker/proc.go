@@ -1,0 +1,444 @@
+package worker
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpship/mcpship/internal/procgroup"
+)
+
+// markerVar marks the processes of one worker, so that those that leave
+// its process group are found and stopped with it (on Linux).
+const markerVar = "MCPSHIP_CALL"
+
+var seq atomic.Int64
+
+// proc is one worker process. The fields from waiting on are guarded by
+// the pool's mu.
+type proc struct {
+	p      *Pool
+	pid    int
+	marker string
+	stamp  string // the pool's stamp when it started
+	stdin  *os.File
+	errR   *os.File
+	wmu    sync.Mutex // one request written at a time
+
+	waiting  map[int32]chan *workResponse // in flight; nil: abandoned, its answer dropped
+	nextID   int32
+	sent     int
+	started  bool   // it sent a response: it did start
+	why      string // why mcpship stops it; "" while it may run
+	idleGen  int
+	exitErr  error
+	reason   string        // why it ended, for messages
+	dead     chan struct{} // closed once it and its group are gone
+	stopOnce sync.Once
+
+	emu     sync.Mutex // the stderr fields
+	sink    Writer     // a singleplex call's stderr
+	errRead int64      // bytes read from stderr
+	tail    []byte     // the last bytes of stderr, for messages
+	errDone chan struct{}
+}
+
+// tailBytes is how much of a worker's stderr messages quote.
+const tailBytes = 2048
+
+// start starts a worker process with p.mu held.
+func (p *Pool) start() (*proc, error) {
+	pr := &proc{
+		p:       p,
+		marker:  fmt.Sprintf("%s=%d.w%d", markerVar, os.Getpid(), seq.Add(1)),
+		stamp:   p.stamp,
+		waiting: map[int32]chan *workResponse{},
+		dead:    make(chan struct{}),
+		errDone: make(chan struct{}),
+	}
+	cmd := &exec.Cmd{Path: p.cfg.Command[0], Args: p.cfg.Command, Env: append(slicesClone(p.cfg.Env), pr.marker), Dir: p.cfg.Dir}
+	var files []*os.File // the child's ends, closed once it started
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return
+	}
+	inR, inW, err1 := pipe()
+	outR, outW, err2 := pipe()
+	errR, errW, err3 := pipe()
+	if err := errors.Join(err1, err2, err3); err != nil {
+		for _, f := range files {
+			f.Close()
+		}
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	procgroup.Set(cmd)
+	err := cmd.Start()
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("cannot start %s: %v", p.cfg.Name, err)
+	}
+	pr.pid, pr.stdin, pr.errR = cmd.Process.Pid, inW, errR
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	go pr.readStderr(p)
+	p.stopping.Add(1)
+	go pr.watch(p, outR, waited)
+	p.procs = append(p.procs, pr)
+	p.cfg.Log.Debug("worker started", "worker", p.cfg.Name, "pid", pr.pid, "dir", p.cfg.Dir)
+	return pr, nil
+}
+
+func slicesClone(s []string) []string { return append([]string(nil), s...) }
+
+// usable reports whether pr may take new requests. p.mu is held.
+func (pr *proc) usable(p *Pool) bool {
+	return !pr.dying() && pr.stamp == p.stamp && (p.cfg.MaxRequests == 0 || pr.sent < p.cfg.MaxRequests)
+}
+
+func (pr *proc) dying() bool {
+	select {
+	case <-pr.dead:
+		return true
+	default:
+		return pr.why != ""
+	}
+}
+
+// reserve takes a request slot on pr, with p.mu held.
+func (pr *proc) reserve(p *Pool) (int32, chan *workResponse) {
+	var id int32
+	if p.cfg.Multiplex {
+		pr.nextID++
+		if pr.nextID <= 0 {
+			pr.nextID = 1
+		}
+		id = pr.nextID
+	}
+	ch := make(chan *workResponse, 1)
+	pr.waiting[id] = ch
+	pr.sent++
+	pr.idleGen++ // disarm the idle timer
+	return id, ch
+}
+
+// call sends one request on the reserved slot id and waits for its
+// response.
+func (pr *proc) call(ctx context.Context, args []string, id int32, ch chan *workResponse, stderr Writer) (Response, error) {
+	p := pr.p
+	if !p.cfg.Multiplex {
+		pr.emu.Lock()
+		pr.sink = stderr
+		pr.emu.Unlock()
+		defer func() {
+			pr.emu.Lock()
+			pr.sink = nil
+			pr.emu.Unlock()
+		}()
+	}
+	req := workRequest{Arguments: args, RequestID: id}
+	if err := pr.write(req.encode()); err != nil {
+		p.mu.Lock()
+		pr.stop(p, "") // it does not read its requests: it is ending
+		p.mu.Unlock()
+	}
+	select {
+	case r := <-ch:
+		pr.syncStderr()
+		p.mu.Lock()
+		p.finish(pr, id)
+		p.mu.Unlock()
+		return Response{ExitCode: int(r.ExitCode), Output: r.Output}, nil
+	case <-pr.dead:
+		select {
+		case r := <-ch: // answered just before it ended
+			return Response{ExitCode: int(r.ExitCode), Output: r.Output}, nil
+		default:
+		}
+		return Response{}, pr.deathError(p)
+	case <-ctx.Done():
+		return Response{}, pr.cancel(ctx, id, ch)
+	}
+}
+
+// finish ends the request id on pr, with p.mu held.
+func (p *Pool) finish(pr *proc, id int32) {
+	delete(pr.waiting, id)
+	if len(pr.waiting) == 0 {
+		p.settle(pr)
+	} else {
+		p.freed()
+	}
+}
+
+// cancel ends the request id of a call whose ctx ended: a cancel request
+// when the worker takes them, answered within procgroup.Grace; otherwise
+// a singleplex worker is stopped and replaced, and a multiplex worker's
+// answer is dropped when it comes.
+func (pr *proc) cancel(ctx context.Context, id int32, ch chan *workResponse) error {
+	p := pr.p
+	if p.cfg.Cancellation {
+		if err := pr.write((&workRequest{RequestID: id, Cancel: true}).encode()); err == nil {
+			select {
+			case <-ch:
+				pr.syncStderr()
+				p.mu.Lock()
+				p.finish(pr, id)
+				p.mu.Unlock()
+				return ctx.Err()
+			case <-pr.dead:
+				return ctx.Err()
+			case <-time.After(procgroup.Grace):
+			}
+		}
+	}
+	p.mu.Lock()
+	if !p.cfg.Multiplex {
+		pr.stop(p, "a call was cancelled, which leaves the worker's state unknown")
+		p.mu.Unlock()
+		<-pr.dead
+		p.mu.Lock()
+		if !p.closed && !p.fallback {
+			if _, err := p.start(); err != nil {
+				p.unavailable(err.Error())
+			}
+		}
+		p.mu.Unlock()
+		return ctx.Err()
+	}
+	switch pr.waiting[id] {
+	case ch:
+		pr.waiting[id] = nil // its slot is held until the answer comes
+	case answered:
+		p.finish(pr, id)
+	}
+	p.mu.Unlock()
+	return ctx.Err()
+}
+
+// write sends one encoded request.
+func (pr *proc) write(b []byte) error {
+	pr.wmu.Lock()
+	defer pr.wmu.Unlock()
+	_, err := pr.stdin.Write(b)
+	return err
+}
+
+// stop has mcpship end the worker, for the reason why ("" when it is
+// ending by itself): its stdin is closed, its group gets SIGTERM, and
+// SIGKILL after procgroup.Grace. p.mu is held.
+func (pr *proc) stop(p *Pool, why string) {
+	if pr.why == "" {
+		pr.why = why
+	}
+	pr.stopOnce.Do(func() {
+		pr.stdin.Close()
+		procgroup.Terminate(pr.pid)
+		go func() {
+			select {
+			case <-pr.dead:
+			case <-time.After(procgroup.Grace):
+				procgroup.Kill(pr.pid)
+			}
+		}()
+	})
+}
+
+// watch reads the worker's responses until its stdout ends or carries
+// something that is not a WorkResponse, then stops it and its group and
+// takes it out of the pool.
+func (pr *proc) watch(p *Pool, out *os.File, waited <-chan error) {
+	defer p.stopping.Done()
+	reason := pr.readResponses(p, out)
+	p.mu.Lock()
+	pr.stop(p, "")
+	p.mu.Unlock()
+	err := <-waited
+	procgroup.Reap(pr.pid)
+	procgroup.Sweep(pr.pid, pr.marker)
+	out.Close()
+	select {
+	case <-pr.errDone:
+	case <-time.After(procgroup.Grace): // a process out of reach holds stderr
+	}
+	pr.errR.Close()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pr.exitErr = err
+	pr.reason = reason
+	if err != nil {
+		pr.reason += " (" + exitText(err) + ")"
+	}
+	close(pr.dead)
+	p.gone(pr, pr.reason+pr.stderrNote())
+}
+
+// readResponses decodes the worker's stdout, one WorkResponse after
+// another, and hands each to its call. It returns why it stopped.
+func (pr *proc) readResponses(p *Pool, out *os.File) string {
+	dec := json.NewDecoder(bufio.NewReader(out))
+	for {
+		var r workResponse
+		err := dec.Decode(&r)
+		if errors.Is(err, io.EOF) {
+			return "it closed its stdout or exited"
+		}
+		if err != nil {
+			return fmt.Sprintf("it wrote something other than a WorkResponse on stdout (%v)", err)
+		}
+		r.normalize()
+		id := int32(r.RequestID)
+		p.mu.Lock()
+		ch, ok := pr.waiting[id]
+		switch {
+		case !ok || ch == answered:
+			p.mu.Unlock()
+			return fmt.Sprintf("it answered requestId %d, which is not in flight", r.RequestID)
+		case ch == nil: // an abandoned request: its slot frees up
+			pr.started = true
+			p.finish(pr, id)
+		default:
+			pr.started = true
+			pr.waiting[id] = answered
+			ch <- &r
+		}
+		p.mu.Unlock()
+	}
+}
+
+// answered stands in the waiting map for a request whose response was
+// handed to its call, which has yet to finish it.
+var answered = make(chan *workResponse)
+
+// readStderr copies the worker's stderr to the call it serves
+// (singleplex) or to the log, keeping its tail for messages.
+func (pr *proc) readStderr(p *Pool) {
+	defer close(pr.errDone)
+	log := &lineLog{p: p, pid: &pr.pid}
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := pr.errR.Read(buf)
+		if n > 0 {
+			pr.emu.Lock()
+			if pr.sink != nil {
+				_, _ = pr.sink.Write(buf[:n])
+			} else {
+				log.write(buf[:n])
+			}
+			pr.tail = append(pr.tail, buf[:n]...)
+			if len(pr.tail) > tailBytes {
+				pr.tail = pr.tail[len(pr.tail)-tailBytes:]
+			}
+			pr.errRead += int64(n)
+			pr.emu.Unlock()
+		}
+		if err != nil {
+			log.flush()
+			return
+		}
+	}
+}
+
+// syncStderr waits until what the worker wrote to stderr before its
+// response, still in the pipe, has been copied to the call.
+func (pr *proc) syncStderr() {
+	pr.emu.Lock()
+	target := pr.errRead + int64(pending(pr.errR))
+	pr.emu.Unlock()
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		pr.emu.Lock()
+		done := pr.errRead >= target
+		pr.emu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-pr.errDone:
+			return
+		default:
+		}
+	}
+}
+
+// deathError says why the worker ended during a call; ErrUnavailable
+// when it never answered a request, so the call runs cold.
+func (pr *proc) deathError(p *Pool) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case pr.why == whyClosing:
+		return errClosed
+	case !pr.started && pr.why == "":
+		return ErrUnavailable
+	}
+	return fmt.Errorf("the worker %s (pid %d) ended during the call: %s, so the call has no result; mcpship starts a new worker for the next call%s",
+		p.cfg.Name, pr.pid, pr.reason, pr.stderrNote())
+}
+
+// stderrNote quotes the end of the worker's stderr, or is "".
+func (pr *proc) stderrNote() string {
+	pr.emu.Lock()
+	defer pr.emu.Unlock()
+	t := strings.TrimSpace(strings.ToValidUTF8(string(pr.tail), "\uFFFD"))
+	if t == "" {
+		return ""
+	}
+	return "; the end of its stderr:\n" + t
+}
+
+// exitText describes a Wait error: "exit status 3", "signal: killed".
+func exitText(err error) string {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.String()
+	}
+	return err.Error()
+}
+
+// lineLog writes a worker's stderr to the pool's log, a record per line.
+type lineLog struct {
+	p    *Pool
+	pid  *int
+	line []byte
+}
+
+// maxLogLine bounds one logged line.
+const maxLogLine = 4096
+
+func (l *lineLog) write(b []byte) {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			l.line = append(l.line, b[:min(len(b), maxLogLine-len(l.line))]...)
+			return
+		}
+		l.line = append(l.line, b[:min(i, maxLogLine-len(l.line))]...)
+		l.flush()
+		b = b[i+1:]
+	}
+}
+
+func (l *lineLog) flush() {
+	if s := strings.TrimRight(string(l.line), "\r"); strings.TrimSpace(s) != "" {
+		l.p.cfg.Log.Info("worker stderr", "worker", l.p.cfg.Name, "pid", *l.pid, "line", strings.ToValidUTF8(s, "\uFFFD"))
+	}
+	l.line = l.line[:0]
+}
