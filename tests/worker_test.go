@@ -395,3 +395,74 @@ func TestWorkersDieWithMcpship(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerTimeout lets a call through a worker outlast its tool's
+// timeout: the result is the cold run's timeout error, and the worker,
+// shared with another tool of the same worker, is replaced.
+func TestWorkerTimeout(t *testing.T) {
+	dir := t.TempDir()
+	w := `{"command": ["workerstandin", "--persistent_worker"]}`
+	c := serve(t, "--manifest", workerManifest(t, dir, "workerstandin", w,
+		`{"name": "brief", "description": "the stand-in, warm, 1s at most", "command": ["workerstandin", "{words}"], "inputs": {"words": {"type": "array", "required": true}}, "timeout": "1s", "worker": `+w+`}`))
+	pid, _ := whoami(t, c, "warm")
+	res := callTool(t, c, "brief", map[string]any{"words": []string{"sleep", "60s"}})
+	isError(t, res, "workerstandin timed out after 1s and was stopped")
+	waitDead(t, pid, "its call timed out")
+	if again, _ := whoami(t, c, "warm"); again == pid {
+		t.Errorf("the worker whose call timed out served again")
+	}
+}
+
+// TestWorkerPoolsPerDirectoryAndEnvironment checks that workers are kept
+// per working directory and per environment (an input bound to a
+// variable), that a worker started for one never serves another, and
+// that past ten such pools the least recently used one is stopped.
+func TestWorkerPoolsPerDirectoryAndEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	for _, sub := range []string{"a", "b"} {
+		if err := os.Mkdir(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := `{"command": ["workerstandin", "--persistent_worker"]}`
+	tool := func(name, sub string) string {
+		return fmt.Sprintf(`{"name": %q, "description": "d", "command": ["workerstandin", "{words}"], "dir": %q, "worker": %s,
+		  "inputs": {"words": {"type": "array", "required": true}, "tag": {"env": "STANDIN_TAG"}}}`, name, sub, w)
+	}
+	c := serve(t, "--manifest", workerManifest(t, dir, "workerstandin", w, tool("in_a", "a"), tool("in_b", "b")))
+	call := func(tool, tag string) (pid int, env string) {
+		t.Helper()
+		res := callTool(t, c, tool, map[string]any{"words": []string{"env", "STANDIN_TAG"}, "tag": tag})
+		env = strings.TrimSpace(text(res))
+		res = callTool(t, c, tool, map[string]any{"words": []string{"whoami"}, "tag": tag})
+		if _, err := fmt.Sscanf(text(res), "pid=%d", &pid); err != nil {
+			t.Fatalf("whoami: %s", text(res))
+		}
+		return pid, env
+	}
+	a, _ := call("in_a", "x")
+	if b, _ := call("in_b", "x"); b == a {
+		t.Errorf("one worker (%d) served two working directories", a)
+	}
+	pids := map[string]int{}
+	for i := range 12 {
+		tag := strconv.Itoa(i)
+		pid, env := call("in_a", tag)
+		if env != tag {
+			t.Errorf("the worker for STANDIN_TAG=%s has STANDIN_TAG=%q", tag, env)
+		}
+		for other, p := range pids {
+			if p == pid {
+				t.Errorf("the worker %d of STANDIN_TAG=%s served STANDIN_TAG=%s", pid, other, tag)
+			}
+		}
+		pids[tag] = pid
+	}
+	// 14 pools were made: the 4 used least recently are gone.
+	for _, tag := range []string{"0", "1"} {
+		waitDead(t, pids[tag], "ten other pools were used after its own")
+	}
+	if again, _ := call("in_a", "11"); again != pids["11"] {
+		t.Errorf("the worker of STANDIN_TAG=11 was replaced (%d, then %d)", pids["11"], again)
+	}
+}

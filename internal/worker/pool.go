@@ -16,7 +16,7 @@
 // Config.IdleTimeout. Workers run in process groups of their own
 // ([procgroup]), which die with mcpship. A worker that cannot start makes
 // [Pool.Do] return [ErrUnavailable], so that the caller runs the command
-// cold, and the pool says so once in its log.
+// cold. A [Set] holds the pools of one manifest.
 package worker
 
 import (
@@ -91,9 +91,10 @@ type Response struct {
 
 // ErrUnavailable is what [Pool.Do] returns when the worker could not
 // start: it could not be run, or it ended or broke the protocol before
-// its first response. The caller runs the command cold; the pool keeps
-// saying ErrUnavailable until the executable or a RestartOn file
-// changes.
+// its first response. The caller runs the command cold. After two such
+// workers in a row, or a program that cannot be run, the pool says
+// ErrUnavailable at once, and logs so once, until the executable or a
+// RestartOn file changes.
 var ErrUnavailable = errors.New("the worker could not start")
 
 // whyClosing is why workers stop when the pool closes.
@@ -111,9 +112,11 @@ type Pool struct {
 	mu       sync.Mutex
 	procs    []*proc
 	stamp    string
-	fallback bool          // the worker could not start
-	said     bool          // the fallback was logged
-	closed   bool          //
+	fallback bool // the worker could not start
+	said     bool // the fallback was logged
+	failed   int  // workers in a row that died before their first response
+	closed   bool
+	evicted  bool          // closed by a Set that keeps too many pools
 	changed  chan struct{} // closed and replaced when a slot frees up
 	stopping sync.WaitGroup
 }
@@ -161,6 +164,9 @@ func (p *Pool) acquire(ctx context.Context) (*proc, int32, chan *workResponse, e
 		p.mu.Lock()
 		if p.closed {
 			p.mu.Unlock()
+			if p.evicted {
+				return nil, 0, nil, ErrUnavailable
+			}
 			return nil, 0, nil, errClosed
 		}
 		p.refresh()
@@ -220,7 +226,7 @@ func (p *Pool) refresh() {
 	}
 	p.stamp = now
 	if p.fallback {
-		p.fallback, p.said = false, false
+		p.fallback, p.said, p.failed = false, false, 0
 	}
 	for _, pr := range p.procs {
 		if len(pr.waiting) == 0 {
@@ -261,18 +267,30 @@ func (p *Pool) settle(pr *proc) {
 			}
 		}
 	case p.cfg.IdleTimeout > 0:
-		pr.idleGen++
-		gen := pr.idleGen
-		time.AfterFunc(p.cfg.IdleTimeout, func() {
-			p.mu.Lock()
-			defer p.mu.Unlock()
-			if pr.idleGen == gen && len(pr.waiting) == 0 {
-				pr.stop(p, "it was idle for idleTimeout")
-			}
-		})
+		pr.idleSince = time.Now()
+		if pr.idle == nil {
+			pr.idle = time.AfterFunc(p.cfg.IdleTimeout, func() { p.expire(pr) })
+		} else {
+			pr.idle.Reset(p.cfg.IdleTimeout)
+		}
 	}
 	p.freed()
 }
+
+// expire stops pr when it has been idle for IdleTimeout. A timer that
+// fires as a call takes pr, or after settle reset it, leaves it be.
+func (p *Pool) expire(pr *proc) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(pr.waiting) == 0 && time.Since(pr.idleSince) >= p.cfg.IdleTimeout-10*time.Millisecond {
+		pr.stop(p, "it was idle for idleTimeout")
+	}
+}
+
+// startStrikes is how many workers in a row must die before their first
+// response for the worker to count as one that cannot start: one alone
+// may have died of its request, which the cold run then shows.
+const startStrikes = 2
 
 // gone takes the dead pr out of the pool, with p.mu held. A worker that
 // died before its first response could not start; one that died by
@@ -283,7 +301,9 @@ func (p *Pool) gone(pr *proc, why string) {
 	case pr.why != "": // stopped by mcpship
 		p.cfg.Log.Debug("worker stopped", "worker", p.cfg.Name, "pid", pr.pid, "reason", pr.why)
 	case !pr.started:
-		p.unavailable(why)
+		if p.failed++; p.failed >= startStrikes {
+			p.unavailable(why)
+		}
 	default:
 		p.cfg.Log.Warn("worker died; starting another", "worker", p.cfg.Name, "pid", pr.pid, "reason", why)
 		if !p.closed && !p.fallback && pr.stamp == p.stamp {
@@ -297,56 +317,17 @@ func (p *Pool) gone(pr *proc, why string) {
 
 // Close stops every worker and waits until each is gone, its process
 // group included. Calls then fail.
-func (p *Pool) Close() {
+func (p *Pool) Close() { p.close(false) }
+
+// close closes the pool; evicted when a Set let it go while mcpship
+// runs on, so that a call that still reaches it runs cold.
+func (p *Pool) close(evicted bool) {
 	p.mu.Lock()
-	p.closed = true
+	p.closed, p.evicted = true, evicted
 	for _, pr := range p.procs {
 		pr.stop(p, whyClosing)
 	}
 	p.freed()
 	p.mu.Unlock()
 	p.stopping.Wait()
-}
-
-// Set holds pools by Config, so that the tools of a manifest that name
-// the same worker share its processes. The zero Set is ready to use.
-type Set struct {
-	mu     sync.Mutex
-	pools  map[string]*Pool
-	closed bool
-}
-
-// Pool returns the pool for cfg, making it on first use.
-func (s *Set) Pool(cfg Config) *Pool {
-	k := cfg.key()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if p, ok := s.pools[k]; ok {
-		return p
-	}
-	if s.pools == nil {
-		s.pools = map[string]*Pool{}
-	}
-	p := NewPool(cfg)
-	if s.closed {
-		p.closed = true
-	}
-	s.pools[k] = p
-	return p
-}
-
-// Close closes every pool, waiting for their workers to be gone.
-func (s *Set) Close() {
-	s.mu.Lock()
-	s.closed = true
-	pools := make([]*Pool, 0, len(s.pools))
-	for _, p := range s.pools {
-		pools = append(pools, p)
-	}
-	s.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, p := range pools {
-		wg.Go(p.Close)
-	}
-	wg.Wait()
 }

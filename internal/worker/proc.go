@@ -35,16 +35,17 @@ type proc struct {
 	errR   *os.File
 	wmu    sync.Mutex // one request written at a time
 
-	waiting  map[int32]chan *workResponse // in flight; nil: abandoned, its answer dropped
-	nextID   int32
-	sent     int
-	started  bool   // it sent a response: it did start
-	why      string // why mcpship stops it; "" while it may run
-	idleGen  int
-	exitErr  error
-	reason   string        // why it ended, for messages
-	dead     chan struct{} // closed once it and its group are gone
-	stopOnce sync.Once
+	waiting   map[int32]chan *workResponse // in flight; nil: abandoned, its answer dropped
+	nextID    int32
+	sent      int
+	started   bool        // it sent a response: it did start
+	why       string      // why mcpship stops it; "" while it may run
+	idle      *time.Timer // stops it after IdleTimeout without a call
+	idleSince time.Time
+	exitErr   error
+	reason    string        // why it ended, for messages
+	dead      chan struct{} // closed once it and its group are gone
+	stopOnce  sync.Once
 
 	emu     sync.Mutex // the stderr fields
 	sink    Writer     // a singleplex call's stderr
@@ -136,7 +137,6 @@ func (pr *proc) reserve(p *Pool) (int32, chan *workResponse) {
 	ch := make(chan *workResponse, 1)
 	pr.waiting[id] = ch
 	pr.sent++
-	pr.idleGen++ // disarm the idle timer
 	return id, ch
 }
 
@@ -250,6 +250,9 @@ func (pr *proc) stop(p *Pool, why string) {
 		pr.why = why
 	}
 	pr.stopOnce.Do(func() {
+		if pr.idle != nil {
+			pr.idle.Stop()
+		}
 		pr.stdin.Close()
 		procgroup.Terminate(pr.pid)
 		go func() {
@@ -313,10 +316,10 @@ func (pr *proc) readResponses(p *Pool, out *os.File) string {
 			p.mu.Unlock()
 			return fmt.Sprintf("it answered requestId %d, which is not in flight", r.RequestID)
 		case ch == nil: // an abandoned request: its slot frees up
-			pr.started = true
+			pr.started, p.failed = true, 0
 			p.finish(pr, id)
 		default:
-			pr.started = true
+			pr.started, p.failed = true, 0
 			pr.waiting[id] = answered
 			ch <- &r
 		}
