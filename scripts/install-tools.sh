@@ -1,9 +1,11 @@
 #!/bin/sh
 # install-tools.sh installs the tools that scripts/test.sh needs beyond Go:
 # goreleaser and actionlint (the distribution tests in tests/dist),
-# staticcheck and deadcode (static checks), all pinned; and shellcheck, dash
+# staticcheck and deadcode (static checks), all pinned; shellcheck, dash
 # and busybox (install.sh is checked with shellcheck and run under dash and
-# busybox sh).
+# busybox sh); podman, which builds the release image without a Docker
+# daemon (tests/dist TestImage); and haproxy, the load balancer of the
+# deployment tests (tests/realclients TestLoadBalancer).
 #
 #   sh scripts/install-tools.sh
 #
@@ -74,15 +76,16 @@ install_go_tool() {
 	say "$name $version installed in $(elapsed "$start"): $bin"
 }
 
-# install_apt_tools installs those of shellcheck, dash and busybox that are
-# not on PATH with apt-get, or skips them when it cannot.
+# install_apt_tools installs those of shellcheck, dash, busybox, podman and
+# haproxy that are not on PATH with apt-get, or skips them when it cannot.
 install_apt_tools() {
 	missing=
-	for name in shellcheck dash busybox; do
-		command -v "$name" >/dev/null 2>&1 || missing="$missing $name"
+	for name in shellcheck dash busybox podman haproxy; do
+		# haproxy is in /usr/sbin, which a user's PATH may lack.
+		command -v "$name" >/dev/null 2>&1 || [ -x "/usr/sbin/$name" ] || missing="$missing $name"
 	done
 	if [ -z "$missing" ]; then
-		say "shellcheck, dash and busybox already on PATH"
+		say "shellcheck, dash, busybox, podman and haproxy already installed"
 		return
 	fi
 	if ! command -v apt-get >/dev/null 2>&1; then

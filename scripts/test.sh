@@ -135,7 +135,7 @@ coverage_table() {
 		}' | sort
 }
 
-step "install tools" "goreleaser, actionlint, staticcheck, deadcode, shellcheck, dash, busybox (cached)"
+step "install tools" "goreleaser, actionlint, staticcheck, deadcode, shellcheck, dash, busybox, podman, haproxy (cached)"
 sh scripts/install-tools.sh 2>&1 | tee "$logs/tools"
 collect_skips "$logs/tools"
 if [ "$ci" = true ] || [ ${#skipped[@]} -eq 0 ]; then
