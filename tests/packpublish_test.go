@@ -159,3 +159,44 @@ func TestPackGoAppServerJSON(t *testing.T) {
 		t.Errorf("go package: %+v", g)
 	}
 }
+
+// TestPackImageServerJSON lists a container image with --image: an "oci"
+// entry tagged with the version, valid against the registry's schema,
+// after the bundles; the next version retags it. A reference the registry
+// would refuse is a usage error, and nothing is written.
+func TestPackImageServerJSON(t *testing.T) {
+	sch := registrySchema(t)
+	dir := t.TempDir()
+	manifest, _ := filepath.Abs("../examples/rigor/mcpship.json")
+	common := []string{"--manifest", manifest, "--description", "Type-check Ruby with Rigor", "--author", "Rigor authors",
+		"--repository", "https://github.com/rigor-lang/rigor", "--binary", "linux/amd64=" + binPath, "--image", "ghcr.io/rigor-lang/rigor"}
+	pack(t, dir, true, append(common, "--out", "dist", "--version", "1.2.0", "--server-json", "server.json")...)
+	s := readServerJSON(t, sch, filepath.Join(dir, "server.json"))
+	if len(s.Packages) != 2 || s.Packages[0].RegistryType != "mcpb" {
+		t.Fatalf("server.json: %+v", s)
+	}
+	img := s.Packages[1]
+	if img.RegistryType != "oci" || img.Identifier != "ghcr.io/rigor-lang/rigor:1.2.0" || img.Version != "" || img.FileSha256 != "" {
+		t.Errorf("image package: %+v, want oci ghcr.io/rigor-lang/rigor:1.2.0 without version or fileSha256", img)
+	}
+	pack(t, dir, true, append(common, "--out", "dist2", "--version", "1.3.0", "--server-json", "server.json")...)
+	s = readServerJSON(t, sch, filepath.Join(dir, "server.json"))
+	if len(s.Packages) != 2 || s.Packages[1].Identifier != "ghcr.io/rigor-lang/rigor:1.3.0" {
+		t.Errorf("after 1.3.0, server.json: %+v", s)
+	}
+
+	before, _ := os.ReadFile(filepath.Join(dir, "server.json"))
+	cmd := exec.Command(binPath, append([]string{"pack"}, append(common[:len(common)-1], "registry.example.com/rigor:1.4.0",
+		"--out", "dist3", "--version", "1.4.0", "--server-json", "server.json")...)...)
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 64 || !strings.Contains(string(out), "--image: the MCP Registry takes images only from") {
+		t.Errorf("a registry the MCP Registry refuses: exit %d, want 64 and why\n%s", code, out)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "server.json")); !bytes.Equal(after, before) {
+		t.Error("server.json changed although --image was refused")
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, "dist3")); len(ents) != 0 {
+		t.Errorf("pack wrote %d files although --image was refused", len(ents))
+	}
+}

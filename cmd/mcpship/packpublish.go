@@ -22,6 +22,7 @@ func publishFlags() []cli.Flag {
 		&cli.StringFlag{Name: "registry-name", Usage: "the server's `NAME` in the MCP Registry's server.json, such as io.github.OWNER/NAME (default: from a GitHub --repository)"},
 		&cli.StringFlag{Name: "download-url", Usage: "the `URL` users download the bundles from, their file names appended (default: REPOSITORY/releases/download/vVERSION/)"},
 		&cli.StringFlag{Name: "server-json", Usage: "write the MCP Registry's server.json to `FILE`, updating it if it exists (default: OUT/server.json)"},
+		&cli.StringFlag{Name: "image", Usage: "list the container image `REF` (REGISTRY/NAMESPACE/REPOSITORY[:TAG], tag default: the version) in server.json; it serves HTTP as mcpship's release image does (docs/deploy.md)"},
 		&cli.StringFlag{Name: "go-package", Usage: "with --app: the package `PATH` 'go install' takes, listed in server.json (default: read from the app's binaries)"},
 		&cli.StringFlag{Name: "claude-plugin", Usage: "also write a Claude Code plugin into `DIR`"},
 		&cli.StringFlag{Name: "gemini-extension", Usage: "also write a Gemini CLI extension into `DIR`"},
@@ -57,7 +58,7 @@ func planPublication(c *cli.Context, o pack.Options) (*publication, error) {
 		if err := p.planServerJSON(c, o, name, d.Repository); err != nil {
 			return nil, err
 		}
-	case c.IsSet("server-json") || c.IsSet("registry-name") || c.IsSet("download-url"):
+	case c.IsSet("server-json") || c.IsSet("registry-name") || c.IsSet("download-url") || c.IsSet("image"):
 		return nil, usagef("server.json needs --registry-name and --download-url, or a GitHub --repository to take them from")
 	default:
 		fmt.Fprintf(c.App.ErrWriter, "%s pack: note: no server.json is written without a GitHub --repository, or --registry-name and --download-url\n", c.App.Name)
@@ -86,6 +87,13 @@ func (p *publication) planServerJSON(c *cli.Context, o pack.Options, name, repo 
 		} else {
 			p.server.Packages = []publish.Package{pkg}
 		}
+	}
+	if ref := c.String("image"); ref != "" {
+		img, err := publish.OCIPackage(ref, o.Version)
+		if err != nil {
+			return usagef("--image: %v", err)
+		}
+		p.server.Packages = append(p.server.Packages, img)
 	}
 	old, err := os.ReadFile(p.serverJSON)
 	if err != nil && !os.IsNotExist(err) {

@@ -44,21 +44,27 @@ type Server struct {
 	Packages []Package
 }
 
-// A Package is one way to install a server: a bundle to download, or a
-// module of a package registry.
+// A Package is one way to install a server: a bundle to download, a
+// module of a package registry, or a container image.
 type Package struct {
-	// RegistryType is "mcpb" for an MCP Bundle, "go" for a Go module.
+	// RegistryType is "mcpb" for an MCP Bundle, "go" for a Go module,
+	// "oci" for a container image.
 	RegistryType string `json:"registryType"`
 	// RegistryBaseURL is the package registry's address, such as
 	// "https://proxy.golang.org"; empty for a bundle.
 	RegistryBaseURL string `json:"registryBaseUrl,omitempty"`
-	// Identifier is the bundle's download URL, or the module path.
+	// Identifier is the bundle's download URL, the module path, or the
+	// image reference (REGISTRY/NAMESPACE/REPOSITORY:TAG).
 	Identifier string `json:"identifier"`
 	// Version is the package's own version, if it has one.
 	Version string `json:"version,omitempty"`
 	// FileSHA256 is the bundle's SHA-256, in lower-case hex; clients
 	// check the download against it.
 	FileSHA256 string `json:"fileSha256,omitempty"`
+	// RuntimeHint names the program that runs the package, such as
+	// "docker"; RuntimeArguments are given to it.
+	RuntimeHint      string     `json:"runtimeHint,omitempty"`
+	RuntimeArguments []Argument `json:"runtimeArguments,omitempty"`
 	// Transport is how a client talks to the installed server.
 	Transport Transport `json:"transport"`
 	// Arguments are given to the installed program, as literal values.
@@ -67,21 +73,30 @@ type Package struct {
 	Env []EnvVar `json:"environmentVariables,omitempty"`
 }
 
-// A Transport is a package's transport; mcpship servers use "stdio".
+// A Transport is a package's transport: "stdio" for a bundle or a
+// module, "streamable-http" at URL for an image, which serves HTTP.
 type Transport struct {
 	Type string `json:"type"`
+	URL  string `json:"url,omitempty"`
+	// Headers are the HTTP headers a client sends; {NAME} in a value
+	// stands for the package's environment variable NAME.
+	Headers []EnvVar `json:"headers,omitempty"`
 }
 
-// An Argument is a positional argument with a fixed value.
+// An Argument is a command-line argument with a fixed value: positional,
+// or named (Name, such as "--publish", given as Name=Value).
 type Argument struct {
-	Type  string `json:"type"` // "positional"
+	Type  string `json:"type"` // "positional" or "named"
+	Name  string `json:"name,omitempty"`
 	Value string `json:"value"`
 }
 
-// An EnvVar is an environment variable that a user may or must set.
+// An EnvVar is an environment variable that a user may or must set, or
+// an HTTP header with a Value.
 type EnvVar struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
+	Value       string `json:"value,omitempty"`
 	Required    bool   `json:"isRequired,omitempty"`
 	Secret      bool   `json:"isSecret,omitempty"`
 	Default     string `json:"default,omitempty"`
@@ -123,6 +138,67 @@ func GoPackage(server, module, version string, args []string) (Package, error) {
 		p.Arguments = append(p.Arguments, Argument{Type: "positional", Value: a})
 	}
 	return p, nil
+}
+
+// ImagePort is the port the image of a server built on mcpship's release
+// image listens on, and ImageTokenEnv the variable that holds the bearer
+// token it requires (release.Dockerfile).
+const (
+	ImagePort     = "8080"
+	ImageTokenEnv = "MCPSHIP_AUTH_TOKEN"
+)
+
+// ociRegistries are the image registries the official MCP Registry takes
+// "oci" packages from; a name ending in "." is a domain suffix.
+var ociRegistries = []string{"docker.io", "ghcr.io", "quay.io", "mcr.microsoft.com", ".pkg.dev", ".azurecr.io"}
+
+// OCIPackage returns the package entry of a container image of the
+// server: ref is REGISTRY/NAMESPACE/REPOSITORY with a tag or a digest, or
+// without either, when the tag is version. The image serves MCP over
+// HTTP as mcpship's release image does: clients run it with docker,
+// publishing ImagePort on loopback, and send the token they pass in
+// $MCPSHIP_AUTH_TOKEN as a bearer token. The registry checks that the
+// image's label io.modelcontextprotocol.server.name is the server's name.
+func OCIPackage(ref, version string) (Package, error) {
+	host, rest, _ := strings.Cut(ref, "/")
+	if rest == "" || !strings.ContainsAny(host, ".:") {
+		return Package{}, fmt.Errorf("the image %q must name its registry, as REGISTRY/NAMESPACE/REPOSITORY[:TAG], such as ghcr.io/OWNER/NAME", ref)
+	}
+	if !slices.ContainsFunc(ociRegistries, func(r string) bool {
+		return host == r || strings.HasPrefix(r, ".") && strings.HasSuffix(host, r)
+	}) {
+		return Package{}, fmt.Errorf("the MCP Registry takes images only from docker.io, ghcr.io, quay.io, mcr.microsoft.com, *.pkg.dev and *.azurecr.io, not %s", host)
+	}
+	name, digest, hasDigest := strings.Cut(rest, "@")
+	repo, tag, hasTag := strings.Cut(name, ":")
+	switch {
+	case repo == "" || strings.HasSuffix(repo, "/") || strings.ContainsAny(repo, " \t"):
+		return Package{}, fmt.Errorf("the image %q has no repository name", ref)
+	case hasDigest && !regexp.MustCompile(`^sha256:[a-f0-9]{64}$`).MatchString(digest):
+		return Package{}, fmt.Errorf("the image %q has a digest that is not sha256:<64 hex digits>", ref)
+	case hasTag && (tag == "" || tag == "latest"):
+		return Package{}, fmt.Errorf("the image %q needs a version tag: the registry lists one version, not %q", ref, tag)
+	case !hasTag && !hasDigest:
+		if version == "" {
+			return Package{}, fmt.Errorf("the image %q has no tag, and there is no version to tag it with", ref)
+		}
+		ref += ":" + strings.TrimPrefix(version, "v")
+	}
+	return Package{
+		RegistryType: "oci",
+		Identifier:   ref,
+		RuntimeHint:  "docker",
+		RuntimeArguments: []Argument{
+			{Type: "named", Name: "--publish", Value: "127.0.0.1:" + ImagePort + ":" + ImagePort},
+		},
+		Transport: Transport{
+			Type: "streamable-http",
+			URL:  "http://127.0.0.1:" + ImagePort + "/mcp",
+			Headers: []EnvVar{{Name: "Authorization", Value: "Bearer {" + ImageTokenEnv + "}",
+				Description: "The bearer token the server requires", Required: true, Secret: true}},
+		},
+		Env: []EnvVar{{Name: ImageTokenEnv, Description: "A bearer token the server requires of its clients; choose a long random one", Required: true, Secret: true}},
+	}, nil
 }
 
 // namePattern is the schema's pattern for a server name.
@@ -191,12 +267,13 @@ type repository struct {
 
 // ServerJSON returns the server.json for s. When old, an existing
 // server.json, is not empty, it is updated rather than replaced: the
-// version and the packages of type "mcpb" and "go" change, and every
-// other member keeps its place and its bytes. An old bundle entry whose
-// URL is the new one's but for the version (such as .../v1.0.0/app.mcpb
-// for .../v1.1.0/app.mcpb) is updated in place, keeping the author's
-// fields; old bundle entries that match none are dropped, and new ones
-// that match none are added after the last bundle entry. ServerJSON
+// version and the packages of type "mcpb", "go" and "oci" change, and every
+// other member keeps its place and its bytes. An old bundle or image
+// entry whose URL or reference is the new one's but for the version (such
+// as .../v1.0.0/app.mcpb for .../v1.1.0/app.mcpb, or ghcr.io/o/app:1.0.0
+// for ghcr.io/o/app:1.1.0) is updated in place, keeping the author's
+// fields; old entries that match none are dropped, and new ones that
+// match none are added after the last such entry. ServerJSON
 // refuses an old file that is not a JSON object or names another server.
 func ServerJSON(old []byte, s Server) ([]byte, error) {
 	if err := s.check(); err != nil {
@@ -292,7 +369,9 @@ func updateServerJSON(old []byte, s Server) ([]byte, error) {
 
 // managed reports whether a package entry of this type is written by
 // ServerJSON (and so replaced on update).
-func managed(registryType string) bool { return registryType == "mcpb" || registryType == "go" }
+func managed(registryType string) bool {
+	return registryType == "mcpb" || registryType == "go" || registryType == "oci"
+}
 
 // A layout is how a server.json is laid out, so that what is added to it
 // looks like the rest.
@@ -412,7 +491,7 @@ func match(o gjson.Result, oldVersion string, s Server, used []bool) int {
 		if typ == "go" && p.Identifier == id {
 			return i
 		}
-		if typ == "mcpb" && unversioned(id, oldVersion) == unversioned(p.Identifier, s.Version) {
+		if (typ == "mcpb" || typ == "oci") && unversioned(id, oldVersion) == unversioned(p.Identifier, s.Version) {
 			return i
 		}
 	}

@@ -76,9 +76,9 @@ func rigorServer(version string) Server {
 		Version:     version,
 		Repository:  "https://github.com/rigor-lang/rigor",
 		Packages: []Package{
-			{RegistryType: "mcpb", Identifier: url + "darwin.mcpb", FileSHA256: strings.Repeat("a", 64), Transport: Transport{"stdio"}},
-			{RegistryType: "mcpb", Identifier: url + "linux-amd64.mcpb", FileSHA256: strings.Repeat("b", 64), Transport: Transport{"stdio"}},
-			{RegistryType: "mcpb", Identifier: url + "windows-amd64.mcpb", FileSHA256: strings.Repeat("c", 64), Transport: Transport{"stdio"}},
+			{RegistryType: "mcpb", Identifier: url + "darwin.mcpb", FileSHA256: strings.Repeat("a", 64), Transport: Transport{Type: "stdio"}},
+			{RegistryType: "mcpb", Identifier: url + "linux-amd64.mcpb", FileSHA256: strings.Repeat("b", 64), Transport: Transport{Type: "stdio"}},
+			{RegistryType: "mcpb", Identifier: url + "windows-amd64.mcpb", FileSHA256: strings.Repeat("c", 64), Transport: Transport{Type: "stdio"}},
 		},
 	}
 }
@@ -209,5 +209,62 @@ func TestBundlePackage(t *testing.T) {
 	b, _ := json.Marshal(p)
 	if want := `{"registryType":"mcpb","identifier":"https://example.com/x.mcpb","fileSha256":"` + strings.Repeat("ab", 32) + `","transport":{"type":"stdio"}}`; string(b) != want {
 		t.Errorf("got %s\nwant %s", b, want)
+	}
+}
+
+// TestOCIPackage checks the image entry: what the registry's schema and
+// its rules for "oci" packages take (no version, registryBaseUrl or
+// fileSha256; a tag in the reference), and what it refuses.
+func TestOCIPackage(t *testing.T) {
+	p, err := OCIPackage("ghcr.io/rigor-lang/rigor", "v1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(p)
+	want := `{"registryType":"oci","identifier":"ghcr.io/rigor-lang/rigor:1.0.0","runtimeHint":"docker",` +
+		`"runtimeArguments":[{"type":"named","name":"--publish","value":"127.0.0.1:8080:8080"}],` +
+		`"transport":{"type":"streamable-http","url":"http://127.0.0.1:8080/mcp","headers":[{"name":"Authorization","description":"The bearer token the server requires","value":"Bearer {MCPSHIP_AUTH_TOKEN}","isRequired":true,"isSecret":true}]},` +
+		`"environmentVariables":[{"name":"MCPSHIP_AUTH_TOKEN","description":"A bearer token the server requires of its clients; choose a long random one","isRequired":true,"isSecret":true}]}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+	s := rigorServer("1.0.0")
+	s.Packages = append(s.Packages, p)
+	out, err := ServerJSON(nil, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, out)
+
+	// The next release: the image's tag follows the version, and the
+	// author's edit of the entry stays.
+	edited := strings.Replace(string(out), `"runtimeHint": "docker",`, `"runtimeHint": "docker", "_note": "kept",`, 1)
+	s = rigorServer("1.1.0")
+	p, _ = OCIPackage("ghcr.io/rigor-lang/rigor", "1.1.0")
+	s.Packages = append(s.Packages, p)
+	again, err := ServerJSON([]byte(edited), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, again)
+	if n := strings.Count(string(again), `"registryType": "oci"`); n != 1 || !strings.Contains(string(again), `"identifier": "ghcr.io/rigor-lang/rigor:1.1.0"`) || !strings.Contains(string(again), `"_note": "kept"`) {
+		t.Errorf("updated server.json has %d image entries, want one for :1.1.0 with the author's field:\n%s", n, again)
+	}
+
+	for _, tc := range []struct{ ref, want string }{
+		{"rigor-lang/rigor", "must name its registry"},
+		{"registry.example.com/rigor-lang/rigor:1.0.0", "not registry.example.com"},
+		{"ghcr.io/rigor-lang/rigor:latest", "needs a version tag"},
+		{"ghcr.io/rigor-lang/rigor@sha256:abc", "digest that is not"},
+		{"ghcr.io/", "must name its registry"},
+	} {
+		if _, err := OCIPackage(tc.ref, "1.0.0"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("OCIPackage(%q): got %v, want an error saying %q", tc.ref, err, tc.want)
+		}
+	}
+	for _, ref := range []string{"docker.io/alice/app:2.0.0", "europe-docker.pkg.dev/p/r/app:1.0.0", "ghcr.io/a/b@sha256:" + strings.Repeat("0", 64)} {
+		if p, err := OCIPackage(ref, "1.0.0"); err != nil || p.Identifier != ref {
+			t.Errorf("OCIPackage(%q) = %q, %v; want it as it is", ref, p.Identifier, err)
+		}
 	}
 }
