@@ -1,3 +1,7 @@
+// The image is a Linux one, built and run with Linux tools.
+
+//go:build linux
+
 package dist
 
 import (
