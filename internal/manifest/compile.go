@@ -28,6 +28,7 @@ func (m *Manifest) compile(probs *problemList, path string, spec *Tool) *tool {
 	if t.readOnly && (spec.Destructive != nil || spec.Idempotent != nil) {
 		probs.add(path, "\"destructive\" and \"idempotent\" describe write-side tools; set \"readOnly\": false as well, or drop them")
 	}
+	t.compileCache(probs)
 	return t
 }
 

@@ -2,9 +2,11 @@ package manifest
 
 import (
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/mcpship/mcpship/internal/procgroup"
+	"github.com/mcpship/mcpship/internal/resultcache"
 	"github.com/mcpship/mcpship/internal/worker"
 )
 
@@ -29,7 +31,9 @@ type Manifest struct {
 	// not read from the file. Default DefaultProgressInterval.
 	ProgressInterval time.Duration `json:"-"`
 	// Logger receives what happens outside a call, such as a worker
-	// that could not start. It is not read from the file; nil discards.
+	// that could not start, and the result cache's debug lines (a hit, a
+	// miss and why, the counts). It is not read from the file; nil
+	// discards.
 	Logger *slog.Logger `json:"-"`
 
 	file    string       // the manifest's path, for messages
@@ -38,6 +42,11 @@ type Manifest struct {
 	running calls        // calls whose process group may still run
 	workers worker.Set   // warm workers, by command, directory and environment
 	probs   *problemList // positions, for Warnings
+	digest  string       // of the file's bytes: a cached result's key has it
+	cache   struct {
+		once    sync.Once
+		results *resultcache.Cache
+	}
 }
 
 // Settings are the execution settings a tool takes from Manifest.Defaults
@@ -92,7 +101,25 @@ type Tool struct {
 	// Worker keeps the program warm between calls; nil runs it cold,
 	// one process per call.
 	Worker *Worker `json:"worker"`
+	// Cache keeps the tool's results and serves them again while the
+	// files they depend on are unchanged (read-only tools only).
+	Cache *Cache `json:"cache"`
 	Settings
+}
+
+// Cache declares what a read-only tool's result depends on besides its
+// command line, working directory, environment and executable, which are
+// always part of the key.
+type Cache struct {
+	// Inputs are the files, folders ("sig/") and globs ("sig/**/*.rbs")
+	// the result depends on, relative to the tool's working directory,
+	// with {input} placeholders from the call. Required.
+	Inputs []string `json:"inputs"`
+	// Errors stores isError results too. Default false.
+	Errors bool `json:"errors"`
+	// Disk keeps entries on disk too, in the user's cache folder, so that
+	// the next session finds them. Default false.
+	Disk bool `json:"disk"`
 }
 
 // Input declares one argument of a tool.

@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +29,8 @@ func Parse(file string, data []byte) (*Manifest, error) {
 		probs.addAt(se.off, "", "%s", se.msg)
 		return nil, probs.err(file)
 	}
-	m := &Manifest{file: file}
+	sum := sha256.Sum256(data)
+	m := &Manifest{file: file, digest: hex.EncodeToString(sum[:])}
 	if abs, err := filepath.Abs(file); err == nil {
 		m.dir = filepath.Dir(abs)
 	}

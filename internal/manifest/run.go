@@ -39,10 +39,20 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 	if err != nil {
 		return nil, err
 	}
-	if !t.m.running.start() {
-		return nil, fmt.Errorf("mcpship is shutting down; %s was not run", t.spec.Name)
-	}
 	env := t.environ(vals)
+	if t.cache != nil {
+		return t.cached(ctx, req, vals, prog, argv, env)
+	}
+	res, _, err := t.execute(ctx, req, prog, argv, env)
+	return res, err
+}
+
+// execute runs the command of one call, by its worker when it has one,
+// and makes its result.
+func (t *tool) execute(ctx context.Context, req *mcp.CallRequest, prog string, argv, env []string) (*mcp.CallToolResult, *runResult, error) {
+	if !t.m.running.start() {
+		return nil, nil, fmt.Errorf("mcpship is shutting down; %s was not run", t.spec.Name)
+	}
 	var r *runResult
 	if t.worker != nil {
 		r = t.runWarm(ctx, req, prog, argv, env)
@@ -52,9 +62,9 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 	}
 	t.m.running.done()
 	if r.cancelled {
-		return nil, ctx.Err()
+		return nil, r, ctx.Err()
 	}
-	return t.result(r), nil
+	return t.result(r), r, nil
 }
 
 // rawValue is a JSON value as it sits in the input that json.Unmarshal

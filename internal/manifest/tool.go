@@ -31,6 +31,7 @@ type tool struct {
 	readOnly bool
 	worker   *warm  // nil: every call runs cold
 	negative []slot // numeric inputs in positional slots, for Warnings
+	cache    *cacheSpec
 }
 
 // slot is a command element, by JSON path, and the input it starts with.
