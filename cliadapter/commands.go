@@ -23,6 +23,8 @@ func Commands(newApp func() *cli.App, opts Options) []*cli.Command {
 			&cli.StringFlag{Name: "listen", Usage: clitool.ListenUsage},
 			&cli.StringFlag{Name: "auth-token-file", Usage: clitool.TokenFileUsage},
 			&cli.StringSliceFlag{Name: "allow-origin", Usage: clitool.AllowOriginUsage},
+			&cli.StringFlag{Name: "session-key-file", Usage: clitool.SessionKeyUsage},
+			&cli.DurationFlag{Name: "drain-timeout", Usage: clitool.DrainTimeoutUsage},
 			&cli.BoolFlag{Name: "allow-write", Usage: clitool.AllowWriteUsage},
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return clitool.FlagError(err) },
@@ -30,7 +32,8 @@ func Commands(newApp func() *cli.App, opts Options) []*cli.Command {
 			o, tools := opts.shared()
 			stdio := &mcp.StdioOptions{Stdin: c.App.Reader, Stdout: c.App.Writer, RedirectStdout: opts.RedirectStdout}
 			transport := clitool.Transport{Name: c.String("transport"), Listen: c.String("listen"), TokenFile: c.String("auth-token-file"),
-				AllowOrigins: c.StringSlice("allow-origin"), Stderr: c.App.ErrWriter}
+				AllowOrigins: c.StringSlice("allow-origin"), SessionKeyFile: c.String("session-key-file"), DrainTimeout: c.Duration("drain-timeout"),
+				Stderr: c.App.ErrWriter}
 			return clitool.Serve(c.Context, sharedApp(newApp), c.App.Version, tools, o, transport, c.Bool("allow-write"), c.Args().Slice(), stdio)
 		},
 	}}

@@ -28,7 +28,10 @@ func Commands(newRoot func() *cobra.Command, opts Options) []*cobra.Command {
 			listen, _ := cmd.Flags().GetString("listen")
 			tokenFile, _ := cmd.Flags().GetString("auth-token-file")
 			origins, _ := cmd.Flags().GetStringArray("allow-origin")
-			transport := clitool.Transport{Name: name, Listen: listen, TokenFile: tokenFile, AllowOrigins: origins, Stderr: cmd.ErrOrStderr()}
+			keyFile, _ := cmd.Flags().GetString("session-key-file")
+			drain, _ := cmd.Flags().GetDuration("drain-timeout")
+			transport := clitool.Transport{Name: name, Listen: listen, TokenFile: tokenFile, AllowOrigins: origins,
+				SessionKeyFile: keyFile, DrainTimeout: drain, Stderr: cmd.ErrOrStderr()}
 			allowWrite, _ := cmd.Flags().GetBool("allow-write")
 			o, tools := opts.shared()
 			stdio := &mcp.StdioOptions{Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), RedirectStdout: opts.RedirectStdout}
@@ -39,6 +42,8 @@ func Commands(newRoot func() *cobra.Command, opts Options) []*cobra.Command {
 	serve.Flags().String("listen", "", clitool.ListenUsage)
 	serve.Flags().String("auth-token-file", "", clitool.TokenFileUsage)
 	serve.Flags().StringArray("allow-origin", nil, clitool.AllowOriginUsage)
+	serve.Flags().String("session-key-file", "", clitool.SessionKeyUsage)
+	serve.Flags().Duration("drain-timeout", 0, clitool.DrainTimeoutUsage)
 	serve.Flags().Bool("allow-write", false, clitool.AllowWriteUsage)
 	serve.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return clitool.Usagef("%v", err) })
 	return append([]*cobra.Command{serve}, registration(opts)...)

@@ -1,11 +1,10 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,8 +46,22 @@ type HTTPOptions struct {
 	MaxSessions int
 	// SessionIdleTimeout ends a legacy session that has had no request or
 	// stream open for this long; its client gets 404 and initializes
-	// again. Default 30 minutes.
+	// again. Default 30 minutes. With a SessionKey it only frees the
+	// memory this handler keeps for the session: the id stays valid.
 	SessionIdleTimeout time.Duration
+	// SessionKey, when set, makes the handler mint session ids that carry
+	// the state a legacy session negotiated at initialize, authenticated
+	// with HMAC-SHA256 under this key, so that handlers sharing the key
+	// (replicas behind a load balancer) serve each other's sessions. An
+	// id that is forged, altered or expired gets 404. It must be at least
+	// 32 bytes (NewHTTPHandler panics on a shorter one). docs/http.md
+	// says what stays with one replica: the GET stream, cancelling a call,
+	// a log level set with logging/setLevel, and a DELETE.
+	SessionKey []byte
+	// SessionLifetime is how long an id minted with SessionKey stays
+	// valid, however busy its session; then its client gets 404 and
+	// initializes again. Default 24 hours.
+	SessionLifetime time.Duration
 	// KeepAlive is how long a call may run before its response becomes an
 	// event stream, and how often a comment is written on it while the
 	// call runs, so that proxies and clients see the connection alive.
@@ -75,13 +88,16 @@ type HTTPHandler struct {
 	origins []string
 	calls   chan struct{} // a slot per running tool call
 
-	mu       sync.RWMutex // over sessions and sweeper
+	mu       sync.RWMutex // over sessions, revoked and sweeper
 	sessions map[string]*httpSession
+	revoked  map[string]int64 // signed ids ended by DELETE here, with their expiry
 	sweeper  *time.Timer
 
 	closing atomic.Bool
-	done    chan struct{} // closed by Shutdown: streams end
-	running atomic.Int64  // requests being served
+	done    chan struct{}   // closed by Shutdown: streams end
+	running atomic.Int64    // requests being served
+	stop    context.Context // done when Shutdown gives up waiting: every call is cancelled
+	cancel  context.CancelFunc
 }
 
 // httpSession is a legacy client's session.
@@ -90,14 +106,16 @@ type httpSession struct {
 	ss       *session
 	dispatch sync.Mutex // one message is dispatched at a time
 
-	active atomic.Int64 // requests and streams in progress
-	last   atomic.Int64 // when the last of them ended, in Unix nanoseconds
-	stream bool         // the GET stream is open; under HTTPHandler.mu
+	active  atomic.Int64 // requests and streams in progress
+	last    atomic.Int64 // when the last of them ended, in Unix nanoseconds
+	stream  bool         // the GET stream is open; under HTTPHandler.mu
+	expires int64        // Unix milliseconds when a signed id expires; 0 for never
 }
 
 // NewHTTPHandler returns a handler that serves s. o may be nil.
 func NewHTTPHandler(s *Server, o *HTTPOptions) *HTTPHandler {
-	h := &HTTPHandler{srv: s, sessions: map[string]*httpSession{}, done: make(chan struct{})}
+	h := &HTTPHandler{srv: s, sessions: map[string]*httpSession{}, revoked: map[string]int64{}, done: make(chan struct{})}
+	h.stop, h.cancel = context.WithCancel(context.Background())
 	if o != nil {
 		h.opts = *o
 	}
@@ -116,6 +134,13 @@ func NewHTTPHandler(s *Server, o *HTTPOptions) *HTTPHandler {
 	}
 	if o.KeepAlive <= 0 {
 		o.KeepAlive = 10 * time.Second
+	}
+	if o.SessionKey != nil && len(o.SessionKey) < minSessionKeyBytes {
+		panic(fmt.Sprintf("mcp: HTTPOptions.SessionKey has %d bytes; it needs at least %d", len(o.SessionKey), minSessionKeyBytes))
+	}
+	o.SessionKey = bytes.Clone(o.SessionKey)
+	if o.SessionLifetime <= 0 {
+		o.SessionLifetime = 24 * time.Hour
 	}
 	if o.AuthToken != "" {
 		h.token = sha256.Sum256([]byte(o.AuthToken))
@@ -418,6 +443,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []
 	defer release()
 	ss := newSessionCtx(h.srv, r.Context())
 	defer ss.cancel()
+	defer context.AfterFunc(h.stop, ss.cancel)()
 	ss.stateless = true
 	ss.maxCalls = math.MaxInt
 	ex := newExchange(h, w, true, jsonOK, sseOK)
@@ -488,8 +514,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 	var hs *httpSession
 	switch {
 	case sid != "":
-		if hs = h.use(sid); hs == nil {
-			writeError(w, http.StatusNotFound, id, CodeInvalidRequest, "session not found: it ended or expired; send initialize to start a new one")
+		if hs = h.use(w, id, sid); hs == nil {
 			return
 		}
 	case !batch && p.Method == "initialize":
@@ -520,8 +545,17 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 	initialized := hs.ss.initialized
 	hs.dispatch.Unlock()
 	if sid == "" {
+		var err error
+		if initialized {
+			hs.id, hs.expires, err = h.mintID(hs.ss)
+		}
 		if !initialized {
 			h.discard(hs)
+		} else if err != nil {
+			h.discard(hs)
+			ex.ended = true // the reply is dropped: the session was not kept
+			writeError(w, http.StatusOK, id, CodeInvalidParams, "invalid params: "+err.Error())
+			return
 		} else if h.add(hs) {
 			w.Header().Set(headerSessionID, hs.id)
 		} else {
@@ -550,11 +584,9 @@ func (h *HTTPHandler) newSession() *httpSession {
 	if !h.makeRoom() {
 		return nil
 	}
-	var b [16]byte
-	rand.Read(b[:])
-	ss := newSessionCtx(h.srv, context.Background())
+	ss := newSessionCtx(h.srv, h.stop)
 	ss.maxCalls = math.MaxInt
-	return &httpSession{id: base64.RawURLEncoding.EncodeToString(b[:]), ss: ss}
+	return &httpSession{ss: ss}
 }
 
 // makeRoom makes sure a session can be kept: when MaxSessions are, it ends
@@ -610,17 +642,76 @@ func (h *HTTPHandler) add(hs *httpSession) bool {
 
 func (h *HTTPHandler) discard(hs *httpSession) { hs.ss.cancel() }
 
-// use returns the kept session of id, marked in use, or nil.
-func (h *HTTPHandler) use(id string) *httpSession {
+// use returns the session of sid, marked in use: one kept here, or with
+// a SessionKey, one that sid carries (minted here or by another replica),
+// which is kept from then on. Otherwise it answers (404, or 503 when
+// every place is in use) and returns nil; reqID is the id to answer.
+func (h *HTTPHandler) use(w http.ResponseWriter, reqID ID, sid string) *httpSession {
 	// Under the read lock, so that sweep, which holds the write lock, sees
 	// every session in use as such.
 	h.mu.RLock()
-	defer h.mu.RUnlock()
-	hs := h.sessions[id]
+	hs := h.sessions[sid]
 	if hs != nil {
 		hs.active.Add(1)
 	}
-	return hs
+	h.mu.RUnlock()
+	if hs != nil && !expired(hs.expires) {
+		return hs
+	}
+	if hs != nil {
+		h.unuse(hs) // the sweeper ends it
+	} else if hs = h.restore(sid); hs != nil {
+		if h.adopt(&hs) {
+			return hs
+		}
+		w.Header().Set("Retry-After", "5")
+		writeError(w, http.StatusServiceUnavailable, reqID, CodeInternalError,
+			fmt.Sprintf("too many sessions: all %d that this server keeps are in use; try again later", h.opts.MaxSessions))
+		return nil
+	}
+	writeError(w, http.StatusNotFound, reqID, CodeInvalidRequest, "session not found: it ended or expired; send initialize to start a new one")
+	return nil
+}
+
+// restore returns the session a signed id carries, not yet kept, or nil
+// when the id is not one of this key's, has expired or was ended here.
+func (h *HTTPHandler) restore(sid string) *httpSession {
+	st, ok := h.verifyID(sid)
+	if !ok {
+		return nil
+	}
+	h.mu.RLock()
+	_, revoked := h.revoked[sid]
+	h.mu.RUnlock()
+	if revoked {
+		return nil
+	}
+	ss := newSessionCtx(h.srv, h.stop)
+	ss.maxCalls = math.MaxInt
+	ss.initialized = true
+	ss.version = st.Version
+	ss.clientCaps = st.Caps
+	return &httpSession{id: sid, ss: ss, expires: st.Expires}
+}
+
+// adopt keeps a restored session, in use; when another request kept the
+// same one meanwhile, *hs becomes that one. It reports false when every
+// place is in use.
+func (h *HTTPHandler) adopt(hs **httpSession) bool {
+	if !h.makeRoom() {
+		(*hs).ss.cancel()
+		return false
+	}
+	h.mu.Lock()
+	if kept := h.sessions[(*hs).id]; kept != nil {
+		kept.active.Add(1)
+		h.mu.Unlock()
+		(*hs).ss.cancel()
+		*hs = kept
+		return true
+	}
+	h.mu.Unlock()
+	return h.add(*hs)
 }
 
 func (h *HTTPHandler) unuse(hs *httpSession) {
@@ -636,7 +727,7 @@ func (h *HTTPHandler) sweepAndRearm() {
 	h.sweep()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.sessions) == 0 || h.closing.Load() {
+	if (len(h.sessions) == 0 && len(h.revoked) == 0) || h.closing.Load() {
 		h.sweeper = nil
 		return
 	}
@@ -649,9 +740,14 @@ func (h *HTTPHandler) sweep() {
 	h.mu.Lock()
 	var idle []*httpSession
 	for id, hs := range h.sessions {
-		if hs.active.Load() == 0 && hs.last.Load() < cutoff {
+		if hs.active.Load() == 0 && (hs.last.Load() < cutoff || expired(hs.expires)) {
 			delete(h.sessions, id)
 			idle = append(idle, hs)
+		}
+	}
+	for x, exp := range h.revoked {
+		if expired(exp) {
+			delete(h.revoked, x)
 		}
 	}
 	h.mu.Unlock()
@@ -681,11 +777,7 @@ func (h *HTTPHandler) legacySession(w http.ResponseWriter, r *http.Request) *htt
 			fmt.Sprintf("method %s not allowed without a session: revision 2026-07-28 has no sessions and no GET stream; send requests with POST", r.Method))
 		return nil
 	}
-	hs := h.use(sid)
-	if hs == nil {
-		writeError(w, http.StatusNotFound, nullID, CodeInvalidRequest, "session not found: it ended or expired; send initialize to start a new one")
-	}
-	return hs
+	return h.use(w, nullID, sid)
 }
 
 // get serves a legacy session's stream of messages from the server. This
@@ -746,15 +838,38 @@ func (h *HTTPHandler) delete(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	hs.active.Add(-1)
 	delete(h.sessions, hs.id)
+	if hs.expires != 0 {
+		h.revoke(hs)
+	}
 	h.mu.Unlock()
 	hs.end()
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// revoke remembers that a signed session ended here, until its id
+// expires, so that this handler answers it with 404. At most MaxSessions
+// are remembered: past that, those closest to expiry are forgotten first.
+// The caller holds mu.
+func (h *HTTPHandler) revoke(hs *httpSession) {
+	for len(h.revoked) >= h.opts.MaxSessions {
+		first := ""
+		for x, exp := range h.revoked {
+			if first == "" || exp < h.revoked[first] {
+				first = x
+			}
+		}
+		delete(h.revoked, first)
+	}
+	h.revoked[hs.id] = hs.expires
+	if h.sweeper == nil && !h.closing.Load() {
+		h.sweeper = time.AfterFunc(h.sweepEvery(), h.sweepAndRearm)
+	}
+}
+
 // Shutdown stops the handler: new requests get 503, GET streams end at
 // once, and the calls running get until ctx is done to finish; then they
-// are cancelled and every session ends. It returns ctx's error when calls
-// were cancelled.
+// are cancelled, get a moment to answer so, and every session ends. It
+// returns ctx's error when calls were cancelled.
 func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 	if h.closing.Swap(true) {
 		return nil
@@ -766,6 +881,12 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 		case <-time.After(5 * time.Millisecond):
 		case <-ctx.Done():
 			err = ctx.Err()
+		}
+	}
+	if err != nil {
+		h.cancel()
+		for grace := time.Now().Add(2 * time.Second); h.running.Load() > 0 && time.Now().Before(grace); {
+			time.Sleep(5 * time.Millisecond)
 		}
 	}
 	h.mu.Lock()

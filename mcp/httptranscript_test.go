@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // An HTTP transcript is a golden exchange over the Streamable HTTP
@@ -36,9 +37,12 @@ import (
 // {SESSION} stands for the Mcp-Session-Id the handler minted last, in
 // requests and responses, and {SESSION-1} in requests for the one before; {BIG:n} in a body for n bytes of 'x'. Options:
 // token, allow-origin, max-body-bytes, max-sessions, max-concurrent-calls,
-// and sql-tool (see addSQLTool).
+// session-key, session-lifetime, replicas N (that many handlers of one
+// server each, sharing the options; a request line ending in @N goes to
+// the Nth, else to the first), and sql-tool (see addSQLTool).
 type httpTranscript struct {
 	opts      HTTPOptions
+	replicas  int
 	sqlTool   bool     // add the tool "sql", whose region is mirrored in Mcp-Param-Region
 	header    []string // the lines before the first exchange
 	exchanges []httpExchange
@@ -66,13 +70,24 @@ func TestHTTPTranscripts(t *testing.T) {
 			if tr.sqlTool {
 				addSQLTool(t, s)
 			}
-			h := NewHTTPHandler(s, &tr.opts)
-			srv := httptest.NewServer(h)
-			defer srv.Close()
+			var urls []string
+			for range max(tr.replicas, 1) {
+				srv := httptest.NewServer(NewHTTPHandler(s, &tr.opts))
+				defer srv.Close()
+				urls = append(urls, srv.URL)
+			}
 			var sessions []string
 			var got [][]string
 			for i, ex := range tr.exchanges {
-				resp := doTranscriptRequest(t, srv.URL, ex.request, sessions)
+				url := urls[0]
+				if f := strings.Fields(ex.request[0]); len(f) > 1 && strings.HasPrefix(f[len(f)-1], "@") {
+					n, err := strconv.Atoi(f[len(f)-1][1:])
+					if err != nil || n < 1 || n > len(urls) {
+						t.Fatalf("exchange %d: no replica %s", i+1, f[len(f)-1])
+					}
+					url = urls[n-1]
+				}
+				resp := doTranscriptRequest(t, url, ex.request, sessions)
 				lines := responseLines(t, resp, &sessions)
 				got = append(got, lines)
 				if !*update && strings.Join(lines, "\n") != strings.Join(ex.want, "\n") {
@@ -118,7 +133,9 @@ func readHTTPTranscript(t *testing.T, file string) *httpTranscript {
 			cur.want = append(cur.want, strings.TrimPrefix(strings.TrimPrefix(line, "<"), " "))
 		case cur == nil:
 			tr.header = append(tr.header, line)
-			if f := strings.Fields(line); len(f) == 3 && f[0] == "option" {
+			if f := strings.Fields(line); len(f) == 3 && f[0] == "option" && f[1] == "replicas" {
+				tr.replicas, _ = strconv.Atoi(f[2])
+			} else if len(f) == 3 && f[0] == "option" {
 				setHTTPOption(t, &tr.opts, f[1], f[2])
 			} else if line == "option sql-tool" {
 				tr.sqlTool = true
@@ -145,6 +162,14 @@ func setHTTPOption(t *testing.T, o *HTTPOptions, name, value string) {
 		o.MaxSessions = n
 	case "max-concurrent-calls":
 		o.MaxConcurrentCalls = n
+	case "session-key":
+		o.SessionKey = []byte(value)
+	case "session-lifetime":
+		d, err := time.ParseDuration(value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.SessionLifetime = d
 	default:
 		t.Fatalf("unknown option %q", name)
 	}
@@ -152,7 +177,14 @@ func setHTTPOption(t *testing.T, o *HTTPOptions, name, value string) {
 
 // doTranscriptRequest sends the request that lines describe.
 func doTranscriptRequest(t *testing.T, url string, lines []string, sessions []string) *http.Response {
-	method, path, _ := strings.Cut(lines[0], " ")
+	f := strings.Fields(lines[0])
+	if len(f) > 1 && strings.HasPrefix(f[len(f)-1], "@") {
+		f = f[:len(f)-1]
+	}
+	method, path := f[0], ""
+	if len(f) > 1 {
+		path = f[1]
+	}
 	i := 1
 	hdr := http.Header{}
 	for ; i < len(lines) && lines[i] != ""; i++ {

@@ -38,7 +38,10 @@ func serveCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "allow-origin", Usage: httpserve.AllowOriginUsage},
 			&cli.Int64Flag{Name: "max-body-bytes", Value: 4 << 20, Usage: "with --transport http, the largest request body; a larger one gets 413"},
 			&cli.IntFlag{Name: "max-sessions", Value: 1024, Usage: "with --transport http, the most sessions of legacy clients kept at once; past it, the one idle longest ends"},
-			&cli.DurationFlag{Name: "session-idle-timeout", Value: 30 * time.Minute, Usage: "with --transport http, end a legacy client's session idle this long"},
+			&cli.DurationFlag{Name: "session-idle-timeout", Value: 30 * time.Minute, Usage: "with --transport http, end a legacy client's session idle this long (with --session-key-file, only forget it here)"},
+			&cli.StringFlag{Name: "session-key-file", Usage: httpserve.SessionKeyUsage},
+			&cli.DurationFlag{Name: "session-lifetime", Value: 24 * time.Hour, Usage: "with --session-key-file, how long a session id stays valid, however busy"},
+			&cli.DurationFlag{Name: "drain-timeout", Value: httpserve.DefaultDrainTimeout, Usage: httpserve.DrainTimeoutUsage},
 			&cli.IntFlag{Name: "max-message-bytes", Value: mcp.DefaultMaxMessageBytes, Usage: "longest message accepted; a longer one gets an error reply"},
 			&cli.IntFlag{Name: "max-concurrent-calls", Value: 16, Usage: "tool calls run at once; over stdio more wait their turn; over HTTP more get 503, and the default is 64"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "stderr log level: debug, info, warn or error"},
@@ -58,7 +61,8 @@ func serve(c *cli.Context) error {
 	transport := c.String("transport")
 	switch transport {
 	case "stdio":
-		for _, name := range []string{"listen", "auth-token-file", "allow-origin", "max-body-bytes", "max-sessions", "session-idle-timeout"} {
+		for _, name := range []string{"listen", "auth-token-file", "allow-origin", "max-body-bytes", "max-sessions", "session-idle-timeout",
+			"session-key-file", "session-lifetime", "drain-timeout"} {
 			if c.IsSet(name) {
 				return usagef("--%s needs --transport http", name)
 			}
@@ -70,8 +74,13 @@ func serve(c *cli.Context) error {
 		if n := c.Int("max-sessions"); n < 1 {
 			return usagef("--max-sessions must be at least 1, got %d", n)
 		}
-		if d := c.Duration("session-idle-timeout"); d <= 0 {
-			return usagef("--session-idle-timeout must be positive, got %v", d)
+		for _, name := range []string{"session-idle-timeout", "session-lifetime", "drain-timeout"} {
+			if d := c.Duration(name); d <= 0 {
+				return usagef("--%s must be positive, got %v", name, d)
+			}
+		}
+		if c.IsSet("session-lifetime") && !c.IsSet("session-key-file") {
+			return usagef("--session-lifetime needs --session-key-file: without a key, sessions end when idle (--session-idle-timeout)")
 		}
 	default:
 		return usagef("unsupported --transport %q: use \"stdio\" or \"http\"", transport)
@@ -141,14 +150,17 @@ func serve(c *cli.Context) error {
 			calls = c.Int("max-concurrent-calls")
 		}
 		err = httpserve.Serve(c.Context, srv, httpserve.Options{
-			Listen:    c.String("listen"),
-			TokenFile: c.String("auth-token-file"),
+			Listen:         c.String("listen"),
+			TokenFile:      c.String("auth-token-file"),
+			SessionKeyFile: c.String("session-key-file"),
+			DrainTimeout:   c.Duration("drain-timeout"),
 			HTTP: mcp.HTTPOptions{
 				AllowedOrigins:     c.StringSlice("allow-origin"),
 				MaxBodyBytes:       c.Int64("max-body-bytes"),
 				MaxConcurrentCalls: calls,
 				MaxSessions:        c.Int("max-sessions"),
 				SessionIdleTimeout: c.Duration("session-idle-timeout"),
+				SessionLifetime:    c.Duration("session-lifetime"),
 			},
 			Logger: logger,
 			Stderr: c.App.ErrWriter,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/mcpship/mcpship/internal/httpserve"
 	"github.com/mcpship/mcpship/mcp"
@@ -17,20 +18,24 @@ const (
 		"AI assistants start it; people rarely run it by hand.\n" +
 		"With --transport http, serves the Streamable HTTP transport at http://ADDR/mcp instead:\n" +
 		"on loopback (" + httpserve.DefaultListen + ") unless --listen says otherwise, and then only with a token (--auth-token-file)."
-	TransportUsage   = httpserve.TransportUsage
-	ListenUsage      = httpserve.ListenUsage + " (default " + httpserve.DefaultListen + ")"
-	TokenFileUsage   = httpserve.TokenFileUsage
-	AllowOriginUsage = httpserve.AllowOriginUsage
-	AllowWriteUsage  = "also serve the commands that change things"
+	TransportUsage    = httpserve.TransportUsage
+	ListenUsage       = httpserve.ListenUsage + " (default " + httpserve.DefaultListen + ")"
+	TokenFileUsage    = httpserve.TokenFileUsage
+	AllowOriginUsage  = httpserve.AllowOriginUsage
+	SessionKeyUsage   = httpserve.SessionKeyUsage
+	DrainTimeoutUsage = httpserve.DrainTimeoutUsage + " (default 30s)"
+	AllowWriteUsage   = "also serve the commands that change things"
 )
 
 // Transport is what the transport flags of an app's "mcp" command say.
 type Transport struct {
-	Name         string // --transport: "stdio" or "http"
-	Listen       string // --listen; "" for the default
-	TokenFile    string // --auth-token-file
-	AllowOrigins []string
-	Stderr       io.Writer // where the HTTP server says where it listens
+	Name           string // --transport: "stdio" or "http"
+	Listen         string // --listen; "" for the default
+	TokenFile      string // --auth-token-file
+	AllowOrigins   []string
+	SessionKeyFile string        // --session-key-file
+	DrainTimeout   time.Duration // --drain-timeout; 0 for the default
+	Stderr         io.Writer     // where the HTTP server says where it listens
 }
 
 // Serve is the work of an app's "mcp" subcommand, once its flags are
@@ -43,12 +48,16 @@ func Serve(ctx context.Context, app App, version string, tools []Tool, opts Opti
 	}
 	switch transport.Name {
 	case "stdio":
-		for flag, set := range map[string]bool{"listen": transport.Listen != "", "auth-token-file": transport.TokenFile != "", "allow-origin": len(transport.AllowOrigins) > 0} {
+		for flag, set := range map[string]bool{"listen": transport.Listen != "", "auth-token-file": transport.TokenFile != "", "allow-origin": len(transport.AllowOrigins) > 0,
+			"session-key-file": transport.SessionKeyFile != "", "drain-timeout": transport.DrainTimeout != 0} {
 			if set {
 				return Usagef("--%s needs --transport http", flag)
 			}
 		}
 	case "http":
+		if transport.DrainTimeout < 0 {
+			return Usagef("--drain-timeout must be positive, got %v", transport.DrainTimeout)
+		}
 	default:
 		return Usagef("unsupported --transport %q: use \"stdio\" or \"http\"", transport.Name)
 	}
@@ -61,10 +70,12 @@ func Serve(ctx context.Context, app App, version string, tools []Tool, opts Opti
 		return srv.ServeStdio(ctx, stdio)
 	}
 	err := httpserve.Serve(ctx, srv, httpserve.Options{
-		Listen:    transport.Listen,
-		TokenFile: transport.TokenFile,
-		HTTP:      mcp.HTTPOptions{AllowedOrigins: transport.AllowOrigins},
-		Stderr:    transport.Stderr,
+		Listen:         transport.Listen,
+		TokenFile:      transport.TokenFile,
+		SessionKeyFile: transport.SessionKeyFile,
+		DrainTimeout:   transport.DrainTimeout,
+		HTTP:           mcp.HTTPOptions{AllowedOrigins: transport.AllowOrigins},
+		Stderr:         transport.Stderr,
 	})
 	var usage *httpserve.UsageError
 	if errors.As(err, &usage) {

@@ -1,45 +1,58 @@
 // Package httpserve runs an MCP server over HTTP for a command line: the
 // listener, the safety rules that depend on it (loopback unless a token
-// is set), the bearer token from a file or the environment, and graceful
-// shutdown on SIGINT and SIGTERM. The protocol is [mcp.HTTPHandler]'s;
+// is set), the bearer token and the session key from files, the health
+// check at /healthz, and draining on SIGINT and SIGTERM. The protocol is [mcp.HTTPHandler]'s;
 // mcpship serve and the adapters' "mcp" commands share this package, so
 // their flags and messages are one.
 package httpserve
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcpship/mcpship/mcp"
 )
 
 // Defaults of the flags.
 const (
-	DefaultListen          = "127.0.0.1:8080"
-	DefaultShutdownTimeout = 10 * time.Second
+	DefaultListen       = "127.0.0.1:8080"
+	DefaultDrainTimeout = 30 * time.Second
 	// TokenEnv names the variable that holds the token when no file does.
 	TokenEnv = "MCPSHIP_AUTH_TOKEN"
 	// Path is where the MCP endpoint is served.
 	Path = "/mcp"
+	// HealthPath answers 200 while the server takes new calls, 503 once
+	// it drains.
+	HealthPath = "/healthz"
+	// MinSessionKeyBytes is the shortest key --session-key-file may hold.
+	MinSessionKeyBytes = 32
 )
 
 // The help of the flags, shared by every command that serves over HTTP.
 const (
-	TransportUsage   = "the `NAME` of the transport to serve on: stdio or http"
-	ListenUsage      = "with --transport http, the `ADDR` (host:port) to listen on; a non-loopback address needs a token"
-	TokenFileUsage   = "with --transport http, require the bearer token in `FILE` (else $" + TokenEnv + ")"
-	AllowOriginUsage = "with --transport http, also allow browser requests from `ORIGIN` (repeatable); localhost origins are always allowed"
+	TransportUsage    = "the `NAME` of the transport to serve on: stdio or http"
+	ListenUsage       = "with --transport http, the `ADDR` (host:port) to listen on; a non-loopback address needs a token"
+	TokenFileUsage    = "with --transport http, require the bearer token in `FILE` (else $" + TokenEnv + ")"
+	AllowOriginUsage  = "with --transport http, also allow browser requests from `ORIGIN` (repeatable); localhost origins are always allowed"
+	SessionKeyUsage   = "with --transport http, sign legacy session ids with the key in `FILE` (at least 32 bytes), so that replicas sharing it serve each other's sessions"
+	DrainTimeoutUsage = "with --transport http, on SIGTERM how long running calls may finish before they are cancelled; new calls get 503 meanwhile"
 )
 
 // Options configure [Serve].
@@ -48,11 +61,15 @@ type Options struct {
 	Listen string
 	// TokenFile holds the bearer token; when empty, $MCPSHIP_AUTH_TOKEN.
 	TokenFile string
-	// HTTP are the handler's options; Serve sets AuthToken.
+	// SessionKeyFile, when set, holds the key that signs session ids
+	// (mcp.HTTPOptions.SessionKey).
+	SessionKeyFile string
+	// HTTP are the handler's options; Serve sets AuthToken and
+	// SessionKey.
 	HTTP mcp.HTTPOptions
-	// ShutdownTimeout bounds how long running calls may finish after a
-	// signal; default DefaultShutdownTimeout.
-	ShutdownTimeout time.Duration
+	// DrainTimeout bounds how long running calls may finish after a
+	// signal; default DefaultDrainTimeout.
+	DrainTimeout time.Duration
 	// Logger gets the diagnostics; Stderr, the line that tells where the
 	// server listens.
 	Logger *slog.Logger
@@ -94,16 +111,85 @@ func Token(file string) (string, error) {
 	return tok, nil
 }
 
+// SessionKey returns the key in file: its bytes, or when it is text (as
+// "openssl rand -hex 32" writes), the text without the white space around
+// it. It refuses a file that is missing, unreadable, not a regular file,
+// writable by every user, or holds fewer than MinSessionKeyBytes bytes.
+// No error shows the key.
+func SessionKey(file string) ([]byte, error) {
+	howTo := fmt.Sprintf("write a key of at least %d random bytes into it, for example: openssl rand -hex 32 > %s", MinSessionKeyBytes, file)
+	f, err := os.Open(file)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, usagef("--session-key-file %s does not exist: %s", file, howTo)
+	case errors.Is(err, fs.ErrPermission):
+		return nil, usagef("--session-key-file %s cannot be read: permission denied; make it readable by the user that serves (chmod 400 and chown)", file)
+	case err != nil:
+		return nil, usagef("--session-key-file %s cannot be read: %v", file, unwrapPath(err))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, usagef("--session-key-file %s cannot be read: %v", file, unwrapPath(err))
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, usagef("--session-key-file %s is not a regular file: %s", file, howTo)
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o002 != 0 {
+		return nil, usagef("--session-key-file %s is writable by every user, who could then forge sessions: chmod o-w %s (or 400)", file, file)
+	}
+	const most = 64 << 10
+	b, err := io.ReadAll(io.LimitReader(f, most+1))
+	switch {
+	case err != nil:
+		return nil, usagef("--session-key-file %s cannot be read: %v", file, unwrapPath(err))
+	case len(b) > most:
+		return nil, usagef("--session-key-file %s is larger than 64 KiB: it should hold only the key; %s", file, howTo)
+	}
+	if text(b) {
+		b = bytes.TrimSpace(b)
+	}
+	if len(b) < MinSessionKeyBytes {
+		return nil, usagef("--session-key-file %s holds a key of %d bytes, fewer than the %d it needs: %s", file, len(b), MinSessionKeyBytes, howTo)
+	}
+	return b, nil
+}
+
+// text reports whether b is printable UTF-8 text, lines and spaces
+// allowed.
+func text(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	for _, r := range string(b) {
+		if !unicode.IsPrint(r) && !unicode.IsSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// unwrapPath drops the operation and path of a *fs.PathError, which the
+// messages name already.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // Serve serves srv over HTTP at Path until ctx is done or the process gets
-// SIGINT or SIGTERM, then shuts down gracefully: no new connections, GET
-// streams end, running calls get ShutdownTimeout to finish, then they are
-// cancelled.
+// SIGINT or SIGTERM, then drains: /healthz answers 503, new requests get
+// 503 with Retry-After (a load balancer sends them to another replica),
+// GET streams end, running calls get DrainTimeout to finish, then they are
+// cancelled. A second signal cancels them at once.
 func Serve(ctx context.Context, srv *mcp.Server, o Options) error {
 	if o.Listen == "" {
 		o.Listen = DefaultListen
 	}
-	if o.ShutdownTimeout <= 0 {
-		o.ShutdownTimeout = DefaultShutdownTimeout
+	if o.DrainTimeout <= 0 {
+		o.DrainTimeout = DefaultDrainTimeout
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -114,6 +200,13 @@ func Serve(ctx context.Context, srv *mcp.Server, o Options) error {
 	token, err := Token(o.TokenFile)
 	if err != nil {
 		return err
+	}
+	hopts := o.HTTP
+	hopts.AuthToken = token
+	if o.SessionKeyFile != "" {
+		if hopts.SessionKey, err = SessionKey(o.SessionKeyFile); err != nil {
+			return err
+		}
 	}
 	if _, _, err := net.SplitHostPort(o.Listen); err != nil {
 		return usagef("invalid --listen %q: use HOST:PORT, such as %s", o.Listen, DefaultListen)
@@ -128,11 +221,11 @@ func Serve(ctx context.Context, srv *mcp.Server, o Options) error {
 		return usagef("refusing to listen on %s without a token: anyone who can reach it could run the tools; "+
 			"use --auth-token-file FILE (or $%s), or listen on loopback (127.0.0.1:PORT)", o.Listen, TokenEnv)
 	}
-	hopts := o.HTTP
-	hopts.AuthToken = token
 	h := mcp.NewHTTPHandler(srv, &hopts)
+	var draining atomic.Bool
 	mux := http.NewServeMux()
 	mux.Handle(Path, h)
+	mux.HandleFunc(HealthPath, func(w http.ResponseWriter, r *http.Request) { health(w, r, draining.Load()) })
 	mux.HandleFunc("/", notFound)
 	hs := &http.Server{
 		Handler:           mux,
@@ -141,8 +234,9 @@ func Serve(ctx context.Context, srv *mcp.Server, o Options) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(o.Logger.Handler(), slog.LevelDebug),
 	}
-	sctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(o.Stderr, "serving MCP on http://%s%s\n", addr, Path)
@@ -153,23 +247,55 @@ func Serve(ctx context.Context, srv *mcp.Server, o Options) error {
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve http: %w", err)
-	case <-sctx.Done():
+	case <-ctx.Done():
+	case s := <-sig:
+		o.Logger.Info("draining: new calls get 503; running calls may finish", "signal", s.String(), "bound", o.DrainTimeout)
 	}
-	if ctx.Err() == nil {
-		o.Logger.Info("stopped by signal; finishing running calls", "bound", o.ShutdownTimeout)
-	}
-	bound, cancel := context.WithTimeout(context.Background(), o.ShutdownTimeout)
+	// Draining: the listener stays open, so that a load balancer sees
+	// /healthz fail and new requests refused with 503 rather than a
+	// connection refused, until the calls running have finished.
+	draining.Store(true)
+	bound, cancel := context.WithTimeout(context.Background(), o.DrainTimeout)
 	defer cancel()
-	hdone := make(chan error, 1)
-	go func() { hdone <- h.Shutdown(bound) }()
-	serr := hs.Shutdown(bound)
-	if herr := <-hdone; herr != nil {
-		o.Logger.Warn("calls still running at shutdown were cancelled", "waited", o.ShutdownTimeout)
+	go func() {
+		select {
+		case <-sig:
+			o.Logger.Warn("second signal: cancelling the running calls")
+			cancel()
+		case <-bound.Done():
+		}
+	}()
+	if err := h.Shutdown(bound); err != nil {
+		o.Logger.Warn("calls still running when draining ended were cancelled", "waited", o.DrainTimeout)
 	}
-	if errors.Is(serr, context.DeadlineExceeded) {
+	// The cancelled calls have answered; close the connections, idle
+	// first, those still busy after a moment.
+	closing, stop := context.WithTimeout(context.Background(), 2*time.Second)
+	defer stop()
+	if hs.Shutdown(closing) != nil {
 		hs.Close()
 	}
 	return nil
+}
+
+// health answers the health check: 200 while the server takes new calls,
+// 503 once it drains. It tells nothing else, so it needs no token.
+func health(w http.ResponseWriter, r *http.Request, draining bool) {
+	hdr := w.Header()
+	hdr.Set("Content-Type", "text/plain; charset=utf-8")
+	hdr.Set("Cache-Control", "no-store")
+	switch {
+	case r.Method != http.MethodGet && r.Method != http.MethodHead:
+		hdr.Set("Allow", "GET, HEAD")
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		io.WriteString(w, "method not allowed: use GET\n")
+	case draining:
+		hdr.Set("Retry-After", "1")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, "draining: the server is shutting down and takes no new calls\n")
+	default:
+		io.WriteString(w, "ok\n")
+	}
 }
 
 // notFound answers every path but the endpoint, /.well-known/oauth-*
