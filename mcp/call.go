@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -29,6 +31,16 @@ type CallRequest struct {
 	// _meta. A handler that needs one the client lacks returns an [*Error]
 	// with [CodeMissingClientCapability].
 	ClientCapabilities json.RawMessage
+	// InputResponses are the client's answers, by their keys, to the
+	// requests of an [InputRequired] result that an earlier call of the
+	// tool returned (revision 2026-07-28): each the JSON object that
+	// answers the request (an ElicitResult, a CreateMessageResult, a
+	// ListRootsResult). It is nil on a first call.
+	InputResponses map[string]json.RawMessage
+	// RequestState is the state of that result, as the handler gave it;
+	// the server has checked that nobody changed it. It is "" when the
+	// call carries none.
+	RequestState string
 
 	ss            *session
 	to            sink // where its reply and notifications go
@@ -139,6 +151,12 @@ func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
 			}
 		}
 	}
+	if meta != nil {
+		if e := ss.readInput(req, params); e != nil {
+			ss.reply(id, nil, e)
+			return
+		}
+	}
 	if len(req.progressToken) > 0 && !validID(req.progressToken) {
 		req.progressToken = nil
 	}
@@ -236,6 +254,16 @@ func (ss *session) answer(c *call, res *CallToolResult, rpcErr *Error) {
 	case rpcErr != nil:
 		r = newResponse(c.req.id, nil, rpcErr)
 	case res == nil:
+	case res.input != nil && c.modern:
+		result, e := ss.inputResult(c, res.input)
+		r = newResponse(c.req.id, result, e)
+	case res.input != nil:
+		methods := map[string]bool{}
+		for _, ir := range res.input.requests {
+			methods[ir.Method] = true
+		}
+		r = newResponse(c.req.id, ErrorResult("tool %s needs the client to answer %s first, which this server can ask only of clients of revision 2026-07-28 (this one speaks %s)",
+			c.req.Name, strings.Join(slices.Sorted(maps.Keys(methods)), ", "), c.req.ProtocolVersion), nil)
 	case c.modern:
 		meta := ss.resultMeta()
 		for k, v := range res.Meta {

@@ -32,7 +32,11 @@
 // against the schema and fills in the defaults it gives before the handler
 // runs; a handler reports progress with [CallRequest.Progress] and log
 // messages with [CallRequest.Log]. What a handler's error becomes is told
-// at [ToolHandler].
+// at [ToolHandler]. A handler that needs input first (the user's answer,
+// the client's model, the client's roots) returns [InputRequired]: the
+// server sends no requests of its own, so the question goes out in the
+// result, and the client calls again with [CallRequest.InputResponses]
+// (revision 2026-07-28).
 //
 // # Resources
 //
@@ -49,6 +53,8 @@
 // for legacy clients (bounded, ended when idle) and stateless requests for
 // revision 2026-07-28; it checks Host and Origin, and a bearer token when
 // [HTTPOptions.AuthToken] is set. The session logic is the one stdio uses.
+// Handlers that share [HTTPOptions.SessionKey] serve each other's legacy
+// sessions, so replicas need no affinity.
 //
 // # Calling tools
 //

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
@@ -87,6 +88,9 @@ type HTTPHandler struct {
 	token   [sha256.Size]byte
 	origins []string
 	calls   chan struct{} // a slot per running tool call
+	// stateKey authenticates request states (InputRequired) when
+	// replicas share SessionKey; nil for the server's own key.
+	stateKey []byte
 
 	mu       sync.RWMutex // over sessions, revoked and sweeper
 	sessions map[string]*httpSession
@@ -139,6 +143,11 @@ func NewHTTPHandler(s *Server, o *HTTPOptions) *HTTPHandler {
 		panic(fmt.Sprintf("mcp: HTTPOptions.SessionKey has %d bytes; it needs at least %d", len(o.SessionKey), minSessionKeyBytes))
 	}
 	o.SessionKey = bytes.Clone(o.SessionKey)
+	if o.SessionKey != nil {
+		m := hmac.New(sha256.New, o.SessionKey)
+		m.Write([]byte("mcpship request state key"))
+		h.stateKey = m.Sum(nil)
+	}
 	if o.SessionLifetime <= 0 {
 		o.SessionLifetime = 24 * time.Hour
 	}
@@ -446,6 +455,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []
 	defer context.AfterFunc(h.stop, ss.cancel)()
 	ss.stateless = true
 	ss.maxCalls = math.MaxInt
+	ss.inputKey = h.stateKey
 	ex := newExchange(h, w, true, jsonOK, sseOK)
 	if c := ss.dispatchMessage(body, ex); c != nil {
 		ss.run(c)

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -61,6 +62,8 @@ type Server struct {
 	opts ServerOptions
 	log  *slog.Logger
 
+	stateKey [32]byte // authenticates request states (InputRequired), unless the transport has a key
+
 	mu    sync.RWMutex
 	tools []*registeredTool
 	index map[string]int // tool name → position in tools
@@ -77,6 +80,7 @@ type registeredTool struct {
 // NewServer returns a server that identifies itself as info. opts may be nil.
 func NewServer(info Implementation, opts *ServerOptions) *Server {
 	s := &Server{info: info, index: map[string]int{}}
+	rand.Read(s.stateKey[:])
 	if opts != nil {
 		s.opts = *opts
 	}

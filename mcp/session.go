@@ -26,8 +26,9 @@ type session struct {
 	out *output // the whole output of a stdio session; nil over HTTP
 	to  sink    // where replies to what is dispatched go: out, or one HTTP exchange
 
-	stateless bool // every request must carry revision 2026-07-28's _meta
-	maxCalls  int  // calls run at once; more wait in waiting
+	stateless bool   // every request must carry revision 2026-07-28's _meta
+	inputKey  []byte // authenticates request states; nil for the server's own key
+	maxCalls  int    // calls run at once; more wait in waiting
 
 	ctx    context.Context // parent of every call's context
 	cancel context.CancelFunc

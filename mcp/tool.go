@@ -97,6 +97,8 @@ type CallToolResult struct {
 	// run), which the model should see, as opposed to a protocol error.
 	IsError bool           `json:"isError,omitempty"`
 	Meta    map[string]any `json:"_meta,omitempty"`
+
+	input *inputRequired // set by InputRequired
 }
 
 // TextResult returns a result holding one text block.

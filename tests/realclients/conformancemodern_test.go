@@ -39,6 +39,20 @@ var modernScenarios = []modernScenario{
 	{"tools-call-error", false},
 	{"tools-call-with-progress", false},
 	{"json-schema-2020-12", false}, // in the suite's "pending" set, run by name
+	// The multi round-trip flow (SEP-2322): conformanceserver's fixture
+	// tools ask with mcp.InputRequired; mcpship serve has no tool that asks.
+	{"input-required-result-basic-elicitation", false},
+	{"input-required-result-basic-sampling", false},
+	{"input-required-result-basic-list-roots", false},
+	{"input-required-result-request-state", false},
+	{"input-required-result-multiple-input-requests", false},
+	{"input-required-result-multi-round", false},
+	{"input-required-result-missing-input-response", false},
+	{"input-required-result-result-type", false},
+	{"input-required-result-tampered-state", false},
+	{"input-required-result-capability-check", false},
+	{"input-required-result-ignore-extra-params", false},
+	{"input-required-result-validate-input", false},
 }
 
 // modernFailingChecks are the checks of modernScenarios that fail, as
@@ -46,8 +60,6 @@ var modernScenarios = []modernScenario{
 // that passes is an error, so that the list stays true. The suite's words
 // follow each reason.
 var modernFailingChecks = map[string]string{
-	"server-stateless:sep-2575-http-server-no-independent-requests-on-stream": "the mcp package cannot ask the client for input (no elicitation, no InputRequiredResult) (\"Not testable: server does not list the diagnostic tool 'test_streaming_elicitation' in tools/list\")",
-
 	"caching:sep-2549-prompts-list-caching-hints":             "no prompts in the mcp package (\"prompts/list returned JSON-RPC error -32601\")",
 	"caching:sep-2549-resources-list-caching-hints":           "no resources in the mcp package (\"resources/list returned JSON-RPC error -32601\")",
 	"caching:sep-2549-resources-templates-list-caching-hints": "no resources in the mcp package (\"resources/templates/list returned JSON-RPC error -32601\")",
@@ -57,9 +69,10 @@ var modernFailingChecks = map[string]string{
 // serve, which has none of the suite's diagnostic tools; conformanceserver
 // passes them.
 var modernFailingChecksServe = map[string]string{
-	"server-stateless:sep-2575-server-rejects-undeclared-capability": "mcpship serve has no test_missing_capability tool (conformanceserver has it and passes) (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list\")",
-	"server-stateless:sep-2575-missing-capability-http-400":          "the same: no tool of mcpship serve needs a client capability (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list, so the -32021 HTTP status could not be validated\")",
-	"server-stateless:sep-2575-server-no-log-without-loglevel":       "mcpship serve has no test_logging_tool (conformanceserver has it and passes) (\"Not testable: server does not list the diagnostic tool 'test_logging_tool' in tools/list\")",
+	"server-stateless:sep-2575-server-rejects-undeclared-capability":          "mcpship serve has no test_missing_capability tool (conformanceserver has it and passes) (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list\")",
+	"server-stateless:sep-2575-missing-capability-http-400":                   "the same: no tool of mcpship serve needs a client capability (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list, so the -32021 HTTP status could not be validated\")",
+	"server-stateless:sep-2575-http-server-no-independent-requests-on-stream": "mcpship serve has no test_streaming_elicitation tool (conformanceserver has it and passes: its input request goes out as the call's InputRequiredResult) (\"Not testable: server does not list the diagnostic tool 'test_streaming_elicitation' in tools/list\")",
+	"server-stateless:sep-2575-server-no-log-without-loglevel":                "mcpship serve has no test_logging_tool (conformanceserver has it and passes) (\"Not testable: server does not list the diagnostic tool 'test_logging_tool' in tools/list\")",
 }
 
 // modernSkipped are the suite's other 2026-07-28 server scenarios, each
@@ -79,19 +92,7 @@ var modernSkipped = map[string]string{
 	"prompts-get-embedded-resource": "no prompts in the mcp package (\"Test prompt with embedded resource content.\")",
 	"prompts-get-with-image":        "no prompts in the mcp package (\"Test prompt with image content.\")",
 
-	"input-required-result-basic-elicitation":       "no InputRequiredResult (multi round-trip requests) in the mcp package (\"Test basic ephemeral InputRequiredResult flow with a single elicitation input request (SEP-2322).\")",
-	"input-required-result-basic-sampling":          "no InputRequiredResult in the mcp package (\"Test basic ephemeral InputRequiredResult flow with a single sampling input request (SEP-2322).\")",
-	"input-required-result-basic-list-roots":        "no InputRequiredResult in the mcp package (\"Test basic ephemeral InputRequiredResult flow with a single roots/list input request (SEP-2322).\")",
-	"input-required-result-request-state":           "no InputRequiredResult in the mcp package (\"Test that requestState is correctly round-tripped in ephemeral InputRequiredResult flow (SEP-2322).\")",
-	"input-required-result-multiple-input-requests": "no InputRequiredResult in the mcp package (\"Test multiple input requests in a single InputRequiredResult (SEP-2322).\")",
-	"input-required-result-multi-round":             "no InputRequiredResult in the mcp package (\"Test multi-round ephemeral InputRequiredResult flow with evolving requestState (SEP-2322).\")",
-	"input-required-result-missing-input-response":  "no InputRequiredResult in the mcp package; the suite only warns (\"Test error handling when client sends wrong/missing inputResponses (SEP-2322).\")",
-	"input-required-result-non-tool-request":        "no InputRequiredResult and no prompts in the mcp package (\"Test InputRequiredResult on a non-tool request (prompts/get) to verify InputRequiredResult is universal (SEP-2322).\")",
-	"input-required-result-result-type":             "no InputRequiredResult in the mcp package (\"Test that server explicitly includes resultType field in InputRequiredResult responses (SEP-2322).\")",
-	"input-required-result-tampered-state":          "no InputRequiredResult in the mcp package (\"Test that server rejects tampered requestState (SEP-2322).\")",
-	"input-required-result-capability-check":        "no InputRequiredResult in the mcp package (\"Test that server only sends inputRequests for capabilities the client declared (SEP-2322).\")",
-	"input-required-result-ignore-extra-params":     "no InputRequiredResult in the mcp package; the suite only warns (\"Test that server ignores unexpected extra parameters in InputResponses (SEP-2322).\")",
-	"input-required-result-validate-input":          "no InputRequiredResult in the mcp package; the suite counts the \"unknown tool\" error for its missing tool as success, which tests nothing (\"Test that server validates InputResponses and returns appropriate errors (SEP-2322).\")",
+	"input-required-result-non-tool-request": "no prompts in the mcp package, whose InputRequired answers tools/call only (\"Test InputRequiredResult on a non-tool request (prompts/get) to verify InputRequiredResult is universal (SEP-2322).\")",
 }
 
 // TestConformanceModern runs the conformance suite's server scenarios of

@@ -120,10 +120,7 @@ var embeddedResource = mcp.Content{Type: "resource", Resource: &mcp.ResourceCont
 var noArgs = mcp.ObjectSchema(map[string]any{})
 
 func addTools(s *mcp.Server) error {
-	tools := []struct {
-		tool    mcp.Tool
-		handler mcp.ToolHandler
-	}{
+	tools := []tool{
 		{mcp.Tool{Name: "test_simple_text", Description: "Returns a simple text response", InputSchema: noArgs},
 			func(context.Context, *mcp.CallRequest) (*mcp.CallToolResult, error) {
 				return mcp.TextResult("This is a simple text response for testing."), nil
@@ -215,7 +212,7 @@ func addTools(s *mcp.Server) error {
 				return mcp.TextResult("Received: " + string(req.Arguments)), nil
 			}},
 	}
-	for _, t := range tools {
+	for _, t := range append(tools, inputTools()...) {
 		if err := s.AddTool(t.tool, t.handler); err != nil {
 			return err
 		}

@@ -1,0 +1,162 @@
+package mcp
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// InputRequest is a request that a tool needs the client to answer before
+// its call can complete: Method is "elicitation/create" (ask the user),
+// "sampling/createMessage" (ask the client's model) or "roots/list", and
+// Params are that request's params. See [InputRequired].
+type InputRequest struct {
+	Method string `json:"method"`
+	Params any    `json:"params,omitempty"`
+}
+
+// InputRequired returns the result of a call that needs input from the
+// client first (revision 2026-07-28's InputRequiredResult; the server
+// sends no requests of its own). The client answers each of requests and
+// calls the tool again with the answers, under the same keys, in
+// [CallRequest.InputResponses], and with state in
+// [CallRequest.RequestState]; a handler may so ask several rounds.
+//
+// The server authenticates state, so the handler may trust it: a state
+// that anyone changed is refused before the handler runs. A request for a
+// capability the client did not declare ([CallRequest.ClientCapabilities])
+// is answered with [CodeMissingClientCapability] instead. Clients of
+// earlier revisions cannot be asked, and get a tool error that says so.
+func InputRequired(requests map[string]InputRequest, state string) *CallToolResult {
+	return &CallToolResult{input: &inputRequired{requests: maps.Clone(requests), state: state}}
+}
+
+// inputRequired is what an InputRequired result carries.
+type inputRequired struct {
+	requests map[string]InputRequest
+	state    string
+}
+
+// inputCapabilities maps the methods of input requests to the client
+// capability each needs.
+var inputCapabilities = map[string]string{
+	"elicitation/create":     "elicitation",
+	"sampling/createMessage": "sampling",
+	"roots/list":             "roots",
+}
+
+// inputResult returns the wire form of an InputRequired result for a
+// revision 2026-07-28 request, or the error to answer instead.
+func (ss *session) inputResult(c *call, in *inputRequired) (any, *Error) {
+	var caps map[string]json.RawMessage
+	json.Unmarshal(c.req.ClientCapabilities, &caps)
+	missing := map[string]any{}
+	for _, key := range slices.Sorted(maps.Keys(in.requests)) {
+		method := in.requests[key].Method
+		capability, ok := inputCapabilities[method]
+		if !ok {
+			return nil, errorf(CodeInternalError, "internal error: tool %s asked the client for %q (input %q), which is not an input request: use elicitation/create, sampling/createMessage or roots/list",
+				c.req.Name, method, key)
+		}
+		if _, ok := caps[capability]; !ok {
+			missing[capability] = map[string]any{}
+		}
+	}
+	if len(in.requests) == 0 && in.state == "" {
+		return nil, errorf(CodeInternalError, "internal error: tool %s asked for input with no input requests and no state", c.req.Name)
+	}
+	if len(missing) > 0 {
+		return nil, &Error{Code: CodeMissingClientCapability,
+			Message: fmt.Sprintf("tool %s needs input the client did not declare it can give: %s", c.req.Name, strings.Join(slices.Sorted(maps.Keys(missing)), ", ")),
+			Data:    map[string]any{"requiredCapabilities": missing}}
+	}
+	res := &struct {
+		ResultType    string                  `json:"resultType"`
+		InputRequests map[string]InputRequest `json:"inputRequests,omitempty"`
+		RequestState  string                  `json:"requestState,omitempty"`
+		Meta          map[string]any          `json:"_meta,omitempty"`
+	}{ResultType: "input_required", InputRequests: in.requests, Meta: ss.resultMeta()}
+	if in.state != "" {
+		res.RequestState = ss.signState(c.req.Name, in.state)
+	}
+	return res, nil
+}
+
+// A request state goes out as STATE.MAC, both base64url (unpadded): MAC
+// is the HMAC-SHA256 of the label, the tool's name and STATE under the
+// session's state key, so that a state made for one tool is not accepted
+// by another.
+const stateMACLabel = "mcpship-request-state-1\x00"
+
+func (ss *session) stateMAC(tool, payload string) string {
+	m := hmac.New(sha256.New, ss.stateKey())
+	m.Write([]byte(stateMACLabel))
+	m.Write([]byte(tool))
+	m.Write([]byte{0})
+	m.Write([]byte(payload))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+func (ss *session) signState(tool, state string) string {
+	p := base64.RawURLEncoding.EncodeToString([]byte(state))
+	return p + "." + ss.stateMAC(tool, p)
+}
+
+// verifyState returns the state that a signed one carries, if the MAC
+// authenticates it for tool.
+func (ss *session) verifyState(tool, signed string) (string, bool) {
+	p, mac, ok := strings.Cut(signed, ".")
+	if !ok || !hmac.Equal([]byte(mac), []byte(ss.stateMAC(tool, p))) {
+		return "", false
+	}
+	b, err := base64.RawURLEncoding.DecodeString(p)
+	return string(b), err == nil
+}
+
+// stateKey is the key that authenticates request states: the HTTP
+// handler's, derived from its SessionKey, so that replicas accept each
+// other's, or else the server's own, random one.
+func (ss *session) stateKey() []byte {
+	if ss.inputKey != nil {
+		return ss.inputKey
+	}
+	return ss.srv.stateKey[:]
+}
+
+// readInput reads the inputResponses and requestState of a revision
+// 2026-07-28 tools/call into req; on failure it returns the error to
+// answer.
+func (ss *session) readInput(req *CallRequest, params json.RawMessage) *Error {
+	var p struct {
+		InputResponses json.RawMessage `json:"inputResponses"`
+		RequestState   *string         `json:"requestState"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return errorf(CodeInvalidParams, "invalid params: %v", err)
+	}
+	if p.InputResponses != nil {
+		var raw map[string]json.RawMessage
+		if json.Unmarshal(p.InputResponses, &raw) != nil || raw == nil {
+			return errorf(CodeInvalidParams, "invalid params: inputResponses must be an object of the answers to the input requests, by their keys")
+		}
+		for _, key := range slices.Sorted(maps.Keys(raw)) {
+			if v := raw[key]; len(v) == 0 || v[0] != '{' {
+				return errorf(CodeInvalidParams, "invalid params: inputResponses[%q] must be the object the client's answer is, not %s", key, v)
+			}
+		}
+		req.InputResponses = raw
+	}
+	if p.RequestState != nil {
+		state, ok := ss.verifyState(req.Name, *p.RequestState)
+		if !ok {
+			return errorf(CodeInvalidParams, "invalid params: requestState was changed, or was not made by this server for tool %s; call the tool again without it", req.Name)
+		}
+		req.RequestState = state
+	}
+	return nil
+}
