@@ -69,18 +69,7 @@ func (t *tomlTable) at(key string, guess int) int {
 	if guess >= 0 && guess < len(t.members) && t.members[guess].key == key {
 		return guess
 	}
-	if t.index != nil {
-		if i, ok := t.index[key]; ok {
-			return i
-		}
-		return -1
-	}
-	for i := range t.members {
-		if t.members[i].key == key {
-			return i
-		}
-	}
-	return -1
+	return t.find(key)
 }
 
 // tomlOnPath returns the index of the member of t that the container path

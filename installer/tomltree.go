@@ -1,6 +1,7 @@
 package installer
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -32,7 +33,19 @@ type tomlItem struct {
 type tomlTable struct {
 	how     byte // 'i' implied by the header of a sub-table, 'h' defined by its [header], 'd' by dotted keys
 	members []tomlMember
-	index   map[string]int // the members' positions, once there are many
+	index   tomlIndex // the members' positions, once there are many
+}
+
+// A tomlIndex holds the positions of the members of a document's large
+// tables: one map for all, made once with room for about as many as the
+// document has headers (a large table is mostly one of tables, such as
+// mcp_servers), since growing maps table by table is a good part of the
+// cost of building a tree.
+type tomlIndex map[tomlIndexKey]int
+
+type tomlIndexKey struct {
+	t   *tomlTable
+	key string
 }
 
 type tomlMember struct {
@@ -40,8 +53,21 @@ type tomlMember struct {
 	val tomlItem
 }
 
-func newTable(how byte, at int) tomlItem {
-	return tomlItem{kind: '{', at: int32(at), kids: &tomlTable{how: how, members: make([]tomlMember, 0, 2)}}
+// newTable returns a new table, carved with room for a few members from
+// slabs the builder allocates now and then: a document has thousands of
+// small tables, and an allocation for each, and another for its
+// members, is most of the cost of building its tree.
+func (b *tomlBuilder) newTable(how byte, at int) tomlItem {
+	const slab, room = 128, 4
+	if len(b.tables) == cap(b.tables) {
+		b.tables = make([]tomlTable, 0, slab)
+		b.members = make([]tomlMember, slab*room)
+	}
+	b.tables = append(b.tables, tomlTable{how: how})
+	t := &b.tables[len(b.tables)-1]
+	i := (len(b.tables) - 1) * room
+	t.members = b.members[i : i : i+room] // a table that grows past room moves out
+	return tomlItem{kind: '{', at: int32(at), kids: t}
 }
 
 // get returns the member key of t, or nil if t has none or is nil.
@@ -49,31 +75,42 @@ func (t *tomlTable) get(key string) *tomlItem {
 	if t == nil {
 		return nil
 	}
-	if t.index != nil {
-		if i, ok := t.index[key]; ok {
-			return &t.members[i].val
-		}
-		return nil
+	if n := len(t.members); n > 0 && t.members[n-1].key == key {
+		return &t.members[n-1].val // as for [a] then [a.b]
 	}
-	for i := range t.members {
-		if t.members[i].key == key {
-			return &t.members[i].val
-		}
+	if i := t.find(key); i >= 0 {
+		return &t.members[i].val
 	}
 	return nil
 }
 
+// find returns the index of the member key of t, or -1.
+func (t *tomlTable) find(key string) int {
+	if t.index != nil {
+		if i, ok := t.index[tomlIndexKey{t, key}]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range t.members {
+		if t.members[i].key == key {
+			return i
+		}
+	}
+	return -1
+}
+
 // add adds the member key to t and returns it. It is valid until the
-// next add to t.
-func (t *tomlTable) add(key string, v tomlItem) *tomlItem {
+// next add to t. Once t is large, its members go into index.
+func (t *tomlTable) add(key string, v tomlItem, index tomlIndex) *tomlItem {
 	t.members = append(t.members, tomlMember{key, v})
 	switch n := len(t.members); {
 	case t.index != nil:
-		t.index[key] = n - 1
+		t.index[tomlIndexKey{t, key}] = n - 1
 	case n > 8:
-		t.index = make(map[string]int, 2*n)
+		t.index = index
 		for i, m := range t.members {
-			t.index[m.key] = i
+			t.index[tomlIndexKey{t, m.key}] = i
 		}
 	}
 	return &t.members[len(t.members)-1].val
@@ -88,13 +125,18 @@ type tomlBuilder struct {
 	root *tomlTable
 	cur  *tomlTable // the table that key/value lines go into
 	path []string   // cur's key, for messages (its array is reused)
+
+	tables  []tomlTable  // see newTable
+	members []tomlMember // room for the members of tables
+	index   tomlIndex
 }
 
 // parseTOML parses body into its tree of tables, in time linear in its
 // size.
 func parseTOML(file string, body []byte) (*tomlItem, error) {
-	root := newTable('h', 0)
-	b := &tomlBuilder{file: file, body: body, text: string(body), root: root.kids, cur: root.kids}
+	b := &tomlBuilder{file: file, body: body, text: string(body), index: make(tomlIndex, bytes.Count(body, []byte("\n[")))}
+	root := b.newTable('h', 0)
+	b.root, b.cur = root.kids, root.kids
 	b.p.Reset(body[:len(body):len(body)]) // offsets of errors at the end stay in body
 	for b.p.NextExpression() {
 		e := b.p.Expression()
@@ -190,7 +232,7 @@ func (b *tomlBuilder) header(e *unstable.Node) error {
 		case !it.IsLast():
 			switch {
 			case v == nil:
-				v = t.add(name, newTable('i', at))
+				v = t.add(name, b.newTable('i', at), b.index)
 			case v.kind == '[':
 				v = &v.kids.members[len(v.kids.members)-1].val
 			case v.kind != '{':
@@ -198,14 +240,14 @@ func (b *tomlBuilder) header(e *unstable.Node) error {
 			}
 		case e.Kind == unstable.ArrayTable:
 			if v == nil {
-				v = t.add(name, tomlItem{kind: '[', at: int32(at), kids: &tomlTable{}})
+				v = t.add(name, tomlItem{kind: '[', at: int32(at), kids: &tomlTable{}}, b.index)
 			} else if v.kind != '[' {
 				return b.again(at, path, v)
 			}
-			v.kids.members = append(v.kids.members, tomlMember{val: newTable('h', at)})
+			v.kids.members = append(v.kids.members, tomlMember{val: b.newTable('h', at)})
 			v = &v.kids.members[len(v.kids.members)-1].val
 		case v == nil:
-			v = t.add(name, newTable('h', at))
+			v = t.add(name, b.newTable('h', at), b.index)
 		case v.kind == '{' && v.kids.how == 'i':
 			v.kids.how, v.at = 'h', int32(at)
 		default:
@@ -233,11 +275,11 @@ func (b *tomlBuilder) keyValue(t *tomlTable, e *unstable.Node, path []string) er
 				return err
 			}
 			v.at = int32(at)
-			t.add(name, v)
+			t.add(name, v, b.index)
 			return nil
 		}
 		if v == nil {
-			v = t.add(name, newTable('d', at))
+			v = t.add(name, b.newTable('d', at), b.index)
 		}
 		t = v.kids
 	}
