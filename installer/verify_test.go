@@ -1,6 +1,7 @@
 package installer
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -46,6 +47,16 @@ args = ["1", "2"]
 [profiles.p]
 model = "gpt-5"
 `
+
+// manyTOML is tables enough for mcp_servers to be a large table, one
+// with an index.
+var manyTOML = func() string {
+	var b strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&b, "[mcp_servers.s%d]\ncommand = \"s%d\"\n", i, i)
+	}
+	return b.String()
+}()
 
 var verifyCases = []verifyCase{
 	// JSON: the edit as planned, then wrong plans.
@@ -136,6 +147,10 @@ var verifyCases = []verifyCase{
 		repl: []string{"[profiles.p]", "x = 1\n[profiles.p]"}, err: "data outside"},
 	{what: "a container emptied that held another entry", f: tomlFormat{}, in: verifyTOML, name: "a", remove: true,
 		repl: []string{"[mcp_servers.b]\ncommand = \"y\"\nargs = [\"1\", \"2\"]\n", ""}, err: "data outside"},
+	{what: "a value in a large table", f: tomlFormat{}, in: verifyTOML + manyTOML, name: "new",
+		repl: []string{`command = "s11"`, `command = "t11"`}, err: "data outside"},
+	{what: "keys in another order in a large table", f: tomlFormat{}, in: verifyTOML + manyTOML, name: "new",
+		repl: []string{"[mcp_servers.s11]\ncommand = \"s11\"\n", "", "[profiles.p]", "[mcp_servers.s11]\ncommand = \"s11\"\n[profiles.p]"}},
 	{what: "the entry other than planned", f: tomlFormat{}, in: verifyTOML, name: "new",
 		repl: []string{`"/usr/bin/mcpship"`, `"/usr/bin/other"`}, err: "other data than planned"},
 	{what: "add, creating the container", f: tomlFormat{}, in: "model = \"o3\"\n", name: "new"},
