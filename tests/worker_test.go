@@ -182,7 +182,11 @@ func TestWorkerRestarts(t *testing.T) {
 	if err := os.WriteFile(config, []byte("v1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	file := workerManifest(t, dir, "bin/workerstandin", `{"command": ["bin/workerstandin", "--persistent_worker"], "restartOn": ["config.txt"], "maxRequests": 4, "idleTimeout": "2s"}`)
+	// "idle" has a worker of its own: a short idleTimeout would make the
+	// others flaky on a busy machine.
+	file := workerManifest(t, dir, "bin/workerstandin", `{"command": ["bin/workerstandin", "--persistent_worker"], "restartOn": ["config.txt"], "maxRequests": 4}`,
+		`{"name": "idle", "description": "d", "command": ["bin/workerstandin", "{words}"], "inputs": {"words": {"type": "array", "required": true}},
+		  "worker": {"command": ["bin/workerstandin", "--persistent_worker"], "idleTimeout": "2s"}}`)
 	c := serve(t, "--manifest", file)
 	configOf := func() string {
 		return strings.TrimSpace(text(callTool(t, c, "warm", map[string]any{"words": []string{"config"}})))
@@ -231,9 +235,9 @@ func TestWorkerRestarts(t *testing.T) {
 	waitDead(t, pid, "it served maxRequests")
 
 	// idleTimeout 2s.
-	pid, _ = whoami(t, c, "warm")
+	pid, _ = whoami(t, c, "idle")
 	waitDead(t, pid, "its idleTimeout")
-	if again, _ := whoami(t, c, "warm"); again == pid {
+	if again, _ := whoami(t, c, "idle"); again == pid {
 		t.Errorf("the idle worker %d served again", pid)
 	}
 }

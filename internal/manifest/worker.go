@@ -81,7 +81,7 @@ func (t *tool) compileWorker(probs *problemList) {
 		w.shared++
 	}
 	switch {
-	case len(w.words) == 0:
+	case len(w.words) == 0 || len(t.elems) == 0: // said already
 	case w.shared == 0:
 		probs.add(path+".command[0]", "the worker runs %q but the tool runs %q: a worker takes the tool's calls, so it must be the same program, as in [%q, \"--persistent_worker\"]",
 			w.words[0], t.firstWord(), t.firstWord())
