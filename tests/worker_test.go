@@ -470,3 +470,44 @@ func TestWorkerPoolsPerDirectoryAndEnvironment(t *testing.T) {
 		t.Errorf("the worker of STANDIN_TAG=11 was replaced (%d, then %d)", pids["11"], again)
 	}
 }
+
+// TestWorkerRestartOnFoldersAndPatterns declares a folder and a pattern
+// in restartOn: a file added deep in the folder (a dotfile), a file in it
+// rewritten, and a new file that the pattern matches each replace the
+// worker; a file that neither names does not.
+func TestWorkerRestartOnFoldersAndPatterns(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("conf/sub/rules.yml", "a: 1\n")
+	c := serve(t, "--manifest", workerManifest(t, dir, "workerstandin",
+		`{"command": ["workerstandin", "--persistent_worker"], "restartOn": ["conf", "*.lock"]}`))
+	pid, _ := whoami(t, c, "warm")
+	for _, change := range []struct{ what, name, content string }{
+		{"a dotfile added deep in the folder", "conf/sub/deeper/.hidden", "x"},
+		{"a file in the folder rewritten", "conf/sub/rules.yml", "a: 2\n"},
+		{"a file the pattern matches created", "Gemfile.lock", "gems"},
+		{"that file rewritten", "Gemfile.lock", "gems 2"},
+	} {
+		write(change.name, change.content)
+		next, _ := whoami(t, c, "warm")
+		if next == pid {
+			t.Errorf("after %s, the same worker %d served", change.what, pid)
+		}
+		waitDead(t, pid, change.what)
+		pid = next
+	}
+	write("notes.txt", "unrelated")
+	write("conf.txt", "unrelated")
+	if next, _ := whoami(t, c, "warm"); next != pid {
+		t.Errorf("a file that restartOn does not name replaced the worker (%d, then %d)", pid, next)
+	}
+}

@@ -104,6 +104,10 @@ func (t *tool) compileWorker(probs *problemList) {
 			probs.add(fmt.Sprintf("%s.restartOn[%d]", path, i), "empty path; name a file such as \"Gemfile.lock\", relative to the tool's working directory")
 			continue
 		}
+		if err := worker.CheckPattern(f); err != nil {
+			probs.add(fmt.Sprintf("%s.restartOn[%d]", path, i), "%q is not a valid pattern (%v); write * for any name, ? for one character, [abc] for a set, or \\ before one of them to mean it", f, err)
+			continue
+		}
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(dir, f)
 		}

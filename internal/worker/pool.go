@@ -58,7 +58,9 @@ type Config struct {
 	// keeps it.
 	IdleTimeout time.Duration
 	// RestartOn are absolute paths of files whose change (by stat)
-	// replaces the workers, such as lockfiles and configs.
+	// replaces the workers, such as lockfiles and configs: a folder
+	// stands for everything under it, and a pattern of filepath.Match
+	// (see [CheckPattern]) for the paths it matches.
 	RestartOn []string
 	// Log receives what workers write to stderr outside a call, and why
 	// workers start, stop or cannot start. nil discards it.
