@@ -295,16 +295,20 @@ func TestWorkerDeath(t *testing.T) {
 }
 
 // TestWorkerCancel cancels a call in a singleplex worker, which stops
-// that worker's process group (its state is unknown) and starts another,
-// and in a multiplex worker that takes cancel requests, which is sent one
-// and goes on serving.
+// that worker's process group (its state is unknown) and starts another;
+// in workers that take cancel requests, which are sent one and go on
+// serving; and in a multiplex worker that does not, which goes on with
+// the request and whose late answer is dropped.
 func TestWorkerCancel(t *testing.T) {
 	for _, tc := range []struct {
 		name, worker string
 		survives     bool
+		sleep        string
 	}{
-		{"singleplex", `{"command": ["workerstandin", "--persistent_worker"]}`, false},
-		{"multiplex", `{"command": ["workerstandin", "--persistent_worker", "--multiplex", "--cancel"], "multiplex": true, "cancellation": true}`, true},
+		{"singleplex", `{"command": ["workerstandin", "--persistent_worker"]}`, false, "60s"},
+		{"singleplex-cancellation", `{"command": ["workerstandin", "--persistent_worker", "--cancel"], "cancellation": true}`, true, "60s"},
+		{"multiplex-cancellation", `{"command": ["workerstandin", "--persistent_worker", "--multiplex", "--cancel"], "multiplex": true, "cancellation": true}`, true, "60s"},
+		{"multiplex", `{"command": ["workerstandin", "--persistent_worker", "--multiplex"], "multiplex": true}`, true, "2s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -314,7 +318,7 @@ func TestWorkerCancel(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			errc := make(chan error, 1)
 			go func() {
-				_, err := c.CallTool(ctx, "warm", map[string]any{"words": []string{"sleep", "60s", pidfile}})
+				_, err := c.CallTool(ctx, "warm", map[string]any{"words": []string{"sleep", tc.sleep, pidfile}})
 				errc <- err
 			}()
 			readPids(t, pidfile, 1)
@@ -324,7 +328,13 @@ func TestWorkerCancel(t *testing.T) {
 			}
 			if tc.survives {
 				if again, _ := whoami(t, c, "warm"); again != pid {
-					t.Errorf("a worker that takes cancel requests was replaced (%d, then %d)", pid, again)
+					t.Errorf("the worker was replaced (%d, then %d)", pid, again)
+				}
+				if tc.sleep == "2s" { // the cancelled request's answer comes, and is dropped
+					time.Sleep(3 * time.Second)
+					if again, _ := whoami(t, c, "warm"); again != pid {
+						t.Errorf("the worker was replaced after its late answer (%d, then %d):\n%s", pid, again, c.Stderr())
+					}
 				}
 				return
 			}
