@@ -420,10 +420,21 @@ func TestWorkerTimeout(t *testing.T) {
 		`{"name": "brief", "description": "the stand-in, warm, 1s at most", "command": ["workerstandin", "{words}"], "inputs": {"words": {"type": "array", "required": true}}, "timeout": "1s", "worker": `+w+`}`))
 	pid, _ := whoami(t, c, "warm")
 	res := callTool(t, c, "brief", map[string]any{"words": []string{"sleep", "60s"}})
-	isError(t, res, "workerstandin timed out after 1s and was stopped")
+	isError(t, res, "workerstandin timed out after 1s and was stopped (SIGTERM to its process group, SIGKILL after 2s).")
 	waitDead(t, pid, "its call timed out")
 	if again, _ := whoami(t, c, "warm"); again == pid {
 		t.Errorf("the worker whose call timed out served again")
+	}
+
+	// A multiplex worker goes on, and says so.
+	mux := `{"command": ["workerstandin", "--persistent_worker", "--multiplex"], "multiplex": true}`
+	c = serve(t, "--manifest", workerManifest(t, t.TempDir(), "workerstandin", mux,
+		`{"name": "brief", "description": "the stand-in, warm, 1s at most", "command": ["workerstandin", "{words}"], "inputs": {"words": {"type": "array", "required": true}}, "timeout": "1s", "worker": `+mux+`}`))
+	pid, _ = whoami(t, c, "warm")
+	res = callTool(t, c, "brief", map[string]any{"words": []string{"sleep", "3s"}})
+	isError(t, res, "workerstandin timed out after 1s; its multiplex worker goes on with the request, and its answer will be dropped.")
+	if again, _ := whoami(t, c, "warm"); again != pid {
+		t.Errorf("the multiplex worker was replaced (%d, then %d) after a call timed out", pid, again)
 	}
 }
 

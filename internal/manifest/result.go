@@ -17,6 +17,8 @@ func (t *tool) result(r *runResult) *mcp.CallToolResult {
 		return r.out.Error("cannot start %s: %v (working directory %q; see %s.dir in %s)", prog, r.startErr, t.dirName(), t.path, t.m.file)
 	case r.workerErr != nil:
 		return r.out.Error("%v", r.workerErr)
+	case r.timedOut && r.warm:
+		return r.out.Error("%s", t.warmTimeout())
 	case r.timedOut:
 		return r.out.Error("%s timed out after %v and was stopped (SIGTERM to its process group, SIGKILL after %v).", prog, t.timeout, KillGrace)
 	case r.code < 0:

@@ -155,6 +155,7 @@ type runResult struct {
 	code      int // exit status; -1 when killed by a signal or not started
 	startErr  error
 	timedOut  bool
+	warm      bool  // a worker served it
 	workerErr error // the worker ended during the call
 	cancelled bool
 	out       *toolresult.Capture

@@ -38,7 +38,8 @@ type Worker struct {
 	// DefaultWorkerIdleTimeout.
 	IdleTimeout time.Duration `json:"idleTimeout"`
 	// RestartOn are files whose change replaces the workers (lockfiles,
-	// configs), relative to the tool's working directory.
+	// configs), relative to the tool's working directory: a folder
+	// stands for everything under it, a pattern for what it matches.
 	RestartOn []string `json:"restartOn"`
 }
 
@@ -123,6 +124,22 @@ func (t *tool) firstWord() string {
 	return t.spec.Command[0]
 }
 
+// warmTimeout says how a call served by a worker was stopped when it
+// timed out: as a cold run, unless the worker takes cancel requests or,
+// multiplex, goes on with the request.
+func (t *tool) warmTimeout() string {
+	prog, w := t.program(), t.worker.spec
+	switch {
+	case w.Cancellation && w.Multiplex:
+		return fmt.Sprintf("%s timed out after %v; its worker was sent a cancel request, and an answer that comes later is dropped.", prog, t.timeout)
+	case w.Cancellation:
+		return fmt.Sprintf("%s timed out after %v and was stopped (a cancel request to its worker, which is stopped itself, SIGTERM then SIGKILL, when it does not answer within %v).", prog, t.timeout, KillGrace)
+	case w.Multiplex:
+		return fmt.Sprintf("%s timed out after %v; its multiplex worker goes on with the request, and its answer will be dropped.", prog, t.timeout)
+	}
+	return fmt.Sprintf("%s timed out after %v and was stopped (SIGTERM to its process group, SIGKILL after %v).", prog, t.timeout, KillGrace)
+}
+
 // pool returns the pool of workers for a call run with env.
 func (t *tool) pool(prog string, env []string) *worker.Pool {
 	w := t.worker
@@ -157,7 +174,7 @@ func (t *tool) pool(prog string, env []string) *worker.Pool {
 // status, so that the result reads as the cold run's would. It returns
 // nil when the worker cannot start: the call then runs cold.
 func (t *tool) runWarm(ctx context.Context, req *mcp.CallRequest, prog string, argv, env []string) *runResult {
-	r := &runResult{code: -1, out: toolresult.New(t.maxOut, "maxOutputBytes in "+t.m.file)}
+	r := &runResult{code: -1, out: toolresult.New(t.maxOut, "maxOutputBytes in "+t.m.file), warm: true}
 	start := time.Now()
 	defer func() { r.elapsed = time.Since(start) }()
 	callCtx, cancel := context.WithCancel(ctx)

@@ -23,6 +23,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"slices"
 	"strings"
@@ -148,16 +149,13 @@ func NewPool(cfg Config) *Pool {
 // whole, its process group included, before Do returns. It returns
 // [ErrUnavailable] when the worker cannot start, and an error saying what
 // happened when the worker died or broke the protocol during the call.
-func (p *Pool) Do(ctx context.Context, args []string, stderr Writer) (Response, error) {
+func (p *Pool) Do(ctx context.Context, args []string, stderr io.Writer) (Response, error) {
 	pr, id, ch, err := p.acquire(ctx)
 	if err != nil {
 		return Response{}, err
 	}
 	return pr.call(ctx, args, id, ch, stderr)
 }
-
-// Writer is where a call's stderr goes: a toolresult.Buffer.
-type Writer interface{ Write([]byte) (int, error) }
 
 // acquire reserves a request slot on a worker, starting one when every
 // worker is busy and fewer than MaxInstances run, and waiting otherwise.

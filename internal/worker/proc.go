@@ -48,7 +48,7 @@ type proc struct {
 	stopOnce  sync.Once
 
 	emu     sync.Mutex // the stderr fields
-	sink    Writer     // a singleplex call's stderr
+	sink    io.Writer  // a singleplex call's stderr
 	errRead int64      // bytes read from stderr
 	tail    []byte     // the last bytes of stderr, for messages
 	errDone chan struct{}
@@ -142,7 +142,7 @@ func (pr *proc) reserve(p *Pool) (int32, chan *workResponse) {
 
 // call sends one request on the reserved slot id and waits for its
 // response.
-func (pr *proc) call(ctx context.Context, args []string, id int32, ch chan *workResponse, stderr Writer) (Response, error) {
+func (pr *proc) call(ctx context.Context, args []string, id int32, ch chan *workResponse, stderr io.Writer) (Response, error) {
 	p := pr.p
 	if !p.cfg.Multiplex {
 		pr.emu.Lock()
