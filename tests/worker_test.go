@@ -305,8 +305,10 @@ func TestWorkerCancel(t *testing.T) {
 		survives     bool
 		sleep        string
 	}{
-		{"singleplex", `{"command": ["workerstandin", "--persistent_worker"]}`, false, "60s"},
-		{"singleplex-cancellation", `{"command": ["workerstandin", "--persistent_worker", "--cancel"], "cancellation": true}`, true, "60s"},
+		// One instance: the next call waits for the cancelled one to be
+		// done with, rather than start a second worker meanwhile.
+		{"singleplex", `{"command": ["workerstandin", "--persistent_worker"], "maxInstances": 1}`, false, "60s"},
+		{"singleplex-cancellation", `{"command": ["workerstandin", "--persistent_worker", "--cancel"], "cancellation": true, "maxInstances": 1}`, true, "60s"},
 		{"multiplex-cancellation", `{"command": ["workerstandin", "--persistent_worker", "--multiplex", "--cancel"], "multiplex": true, "cancellation": true}`, true, "60s"},
 		{"multiplex", `{"command": ["workerstandin", "--persistent_worker", "--multiplex"], "multiplex": true}`, true, "2s"},
 	} {

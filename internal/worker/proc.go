@@ -47,10 +47,10 @@ type proc struct {
 	dead      chan struct{} // closed once it and its group are gone
 	stopOnce  sync.Once
 
-	emu     sync.Mutex // the stderr fields
-	sink    io.Writer  // a singleplex call's stderr
-	errRead int64      // bytes read from stderr
-	tail    []byte     // the last bytes of stderr, for messages
+	emu     sync.Mutex    // the stderr fields
+	sink    io.Writer     // a singleplex call's stderr
+	syncReq chan struct{} // syncStderr waits for the reader to close it
+	tail    []byte        // the last bytes of stderr, for messages
 	errDone chan struct{}
 }
 
@@ -148,9 +148,11 @@ func (pr *proc) call(ctx context.Context, args []string, id int32, ch chan *work
 		pr.emu.Lock()
 		pr.sink = stderr
 		pr.emu.Unlock()
-		defer func() {
+		defer func() { // when the call ends without a response
 			pr.emu.Lock()
-			pr.sink = nil
+			if pr.sink == stderr {
+				pr.sink = nil
+			}
 			pr.emu.Unlock()
 		}()
 	}
@@ -332,26 +334,52 @@ func (pr *proc) readResponses(p *Pool, out *os.File) string {
 var answered = make(chan *workResponse)
 
 // readStderr copies the worker's stderr to the call it serves
-// (singleplex) or to the log, keeping its tail for messages.
+// (singleplex) or to the log, keeping its tail for messages. It also
+// answers syncStderr.
 func (pr *proc) readStderr(p *Pool) {
 	defer close(pr.errDone)
 	log := &lineLog{p: p, pid: &pr.pid}
 	buf := make([]byte, 32<<10)
+	deliver := func(b []byte) {
+		if len(b) == 0 {
+			return
+		}
+		pr.emu.Lock()
+		defer pr.emu.Unlock()
+		if pr.sink != nil {
+			_, _ = pr.sink.Write(b)
+		} else {
+			log.write(b)
+		}
+		pr.tail = append(pr.tail, b...)
+		if len(pr.tail) > tailBytes {
+			pr.tail = pr.tail[len(pr.tail)-tailBytes:]
+		}
+	}
 	for {
 		n, err := pr.errR.Read(buf)
-		if n > 0 {
+		deliver(buf[:n])
+		if errors.Is(err, os.ErrDeadlineExceeded) { // syncStderr woke the read
+			err = nil
+		}
+		pr.emu.Lock()
+		req := pr.syncReq
+		pr.emu.Unlock()
+		if req != nil {
+			// Reset the deadline before taking the request: a request made
+			// after this sets it again and wakes the next read.
+			_ = pr.errR.SetReadDeadline(time.Time{})
 			pr.emu.Lock()
-			if pr.sink != nil {
-				_, _ = pr.sink.Write(buf[:n])
-			} else {
-				log.write(buf[:n])
-			}
-			pr.tail = append(pr.tail, buf[:n]...)
-			if len(pr.tail) > tailBytes {
-				pr.tail = pr.tail[len(pr.tail)-tailBytes:]
-			}
-			pr.errRead += int64(n)
+			req, pr.syncReq = pr.syncReq, nil
 			pr.emu.Unlock()
+			for left := pending(pr.errR); left > 0 && err == nil; left -= n {
+				n, err = pr.errR.Read(buf[:min(left, len(buf))])
+				deliver(buf[:n])
+			}
+			pr.emu.Lock()
+			pr.sink = nil // what comes after the response is no call's
+			pr.emu.Unlock()
+			close(req)
 		}
 		if err != nil {
 			log.flush()
@@ -360,24 +388,30 @@ func (pr *proc) readStderr(p *Pool) {
 	}
 }
 
-// syncStderr waits until what the worker wrote to stderr before its
-// response, still in the pipe, has been copied to the call.
+// syncStderr hands the call what the worker wrote to stderr before its
+// response and then detaches the call's stderr. Only the reader knows
+// which bytes it has taken from the pipe, so it does this itself: woken
+// by a read deadline in the past, it reads what the pipe still holds
+// (FIONREAD) before it answers. Where pipes take no deadline (Windows),
+// the call's stderr is detached without that.
 func (pr *proc) syncStderr() {
+	if pr.p.cfg.Multiplex { // its stderr is the log's
+		return
+	}
+	req := make(chan struct{})
 	pr.emu.Lock()
-	target := pr.errRead + int64(pending(pr.errR))
+	pr.syncReq = req
 	pr.emu.Unlock()
-	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	if err := pr.errR.SetReadDeadline(time.Now()); err != nil {
 		pr.emu.Lock()
-		done := pr.errRead >= target
+		pr.syncReq, pr.sink = nil, nil
 		pr.emu.Unlock()
-		if done {
-			return
-		}
-		select {
-		case <-pr.errDone:
-			return
-		default:
-		}
+		return
+	}
+	select {
+	case <-req:
+	case <-pr.errDone:
+	case <-time.After(procgroup.Grace): // the reader is stuck writing to the log
 	}
 }
 
