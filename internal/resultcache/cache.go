@@ -24,6 +24,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -31,6 +33,7 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/mcpship/mcpship/mcp"
 )
@@ -189,7 +192,9 @@ func (c *Cache) Do(ctx context.Context, call Call, run func() Outcome) (*mcp.Cal
 			return clone(f.result), nil
 		}
 	}
-	f := &flight{done: make(chan struct{})}
+	// Until run returns, the flight has failed: if run panics, the calls
+	// waiting for it try again.
+	f := &flight{done: make(chan struct{}), err: errAbandoned}
 	c.flights[call.Key] = f
 	c.mu.Unlock()
 	defer func() {
@@ -200,7 +205,7 @@ func (c *Cache) Do(ctx context.Context, call Call, run func() Outcome) (*mcp.Cal
 	}()
 
 	if res, ok := c.lookup(call); ok {
-		f.result = res
+		f.result, f.err = res, nil
 		return clone(res), nil
 	}
 	inputs, err := Record(call.Dir, call.Inputs)
@@ -217,6 +222,8 @@ func (c *Cache) Do(ctx context.Context, call Call, run func() Outcome) (*mcp.Cal
 	}
 	return out.Result, nil
 }
+
+var errAbandoned = errors.New("resultcache: the call did not finish")
 
 // lookup returns a stored result for call whose inputs are unchanged,
 // with the note of a hit.
@@ -268,12 +275,18 @@ func (c *Cache) lookup(call Call) (*mcp.CallToolResult, bool) {
 
 // store keeps e in memory, and on disk when call asks.
 func (c *Cache) store(call Call, e *entry) {
-	data, err := encode(e)
-	if err != nil {
-		c.log.Debug("result cache: cannot encode a result", "tool", call.Tool, "err", err)
+	var data []byte
+	if call.Disk {
+		var err error
+		if data, err = encode(e); err != nil {
+			c.log.Debug("result cache: cannot encode a result", "tool", call.Tool, "err", err)
+			return
+		}
+		e.size = int64(len(data)) + entryOverhead
+	} else if e.size = sizeOf(e); e.size < 0 {
+		c.log.Debug("result cache: cannot encode a result", "tool", call.Tool)
 		return
 	}
-	e.size = int64(len(data)) + entryOverhead
 	if e.size > c.opts.MaxBytes {
 		return
 	}
@@ -292,6 +305,20 @@ func (c *Cache) store(call Call, e *entry) {
 // entryOverhead is what an entry costs besides its encoding: the
 // decoded result and the list and map cells.
 const entryOverhead = 256
+
+// sizeOf is about what e holds in memory: its result as JSON, and each
+// record with its strings; -1 when the result does not encode.
+func sizeOf(e *entry) int64 {
+	res, err := json.Marshal(e.result)
+	if err != nil {
+		return -1
+	}
+	n := int64(len(res)) + entryOverhead
+	for _, r := range e.inputs.records {
+		n += int64(unsafe.Sizeof(r)) + int64(len(r.Path)+len(r.Pattern)+len(r.Text)+len(r.Sum))
+	}
+	return n
+}
 
 // insert adds e, evicting the least recently used entries past the
 // bounds. mu is held.
