@@ -63,6 +63,16 @@ type Tool struct {
 	// Write marks a command that changes things: it is served only with
 	// AllowWrite, and not announced as read-only.
 	Write bool
+	// Cache lists the files, folders ("sig/") and globs ("sig/**/*.rbs")
+	// the command's result depends on, relative to the working directory,
+	// with {name} placeholders for the call's flags and positional input
+	// ({args}), as a manifest's "cache" inputs (docs/manifest.md). When
+	// set, a result is kept and an identical call is answered with it,
+	// without running the command, while those files are unchanged and
+	// the call's command line, the working directory, the environment and
+	// the executable are the same. Errors and cut output are never kept.
+	// Only for a command that does not change anything: not with Write.
+	Cache []string
 }
 
 // shared returns the options and tools as package clitool takes them.

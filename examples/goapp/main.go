@@ -50,7 +50,8 @@ func main() {
 var tools = cliadapter.Options{
 	Prefix: "goapp_",
 	Tools: []cliadapter.Tool{
-		{Command: "count", Args: "files", JSON: true, Enum: map[string][]string{"by": {"lines", "words", "bytes"}}},
+		// A count depends only on the files counted: kept while they are unchanged.
+		{Command: "count", Args: "files", JSON: true, Enum: map[string][]string{"by": {"lines", "words", "bytes"}}, Cache: []string{"{files}"}},
 		{Command: "find", Args: "files", OKExitCodes: []int{0, 1}},
 		{Command: "touch", Args: "files", Write: true},
 	},

@@ -22,6 +22,15 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 	if err != nil {
 		return nil, err
 	}
+	if t.cache != nil {
+		return t.cached(ctx, vals, argv, func() (*mcp.CallToolResult, *toolresult.Capture) { return t.execute(ctx, argv) })
+	}
+	res, _ := t.execute(ctx, argv)
+	return res, nil
+}
+
+// execute runs one call's argv in a fresh app and makes its result.
+func (t *tool) execute(ctx context.Context, argv []string) (*mcp.CallToolResult, *toolresult.Capture) {
 	r := t.r
 	if r.opts.Serial {
 		r.serial.Lock()
@@ -40,13 +49,13 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 	}
 	switch {
 	case !slices.Contains(okCodes, code) && runErr != nil && runErr.Error() != "":
-		return out.Error("%s exited with status %d: %v", prog, code, runErr), nil
+		return out.Error("%s exited with status %d: %v", prog, code, runErr), out
 	case !slices.Contains(okCodes, code):
-		return out.Error("%s exited with status %d.", prog, code), nil
+		return out.Error("%s exited with status %d.", prog, code), out
 	case t.spec.JSON:
-		return out.JSONOrText(code), nil
+		return out.JSONOrText(code), out
 	}
-	return out.Text(code), nil
+	return out.Text(code), out
 }
 
 // run runs one call's argv. A panic of the command ends the call as it

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpship/mcpship/internal/resultcache"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -46,6 +47,7 @@ type Tool struct {
 	OKExitCodes        []int
 	JSON               bool
 	Write              bool
+	Cache              []string
 }
 
 // A Command is one command of an app, as its adapter read it.
@@ -120,6 +122,7 @@ type runner struct {
 	app    App
 	opts   Options
 	serial sync.Mutex
+	cache  *resultcache.Cache // made for the first tool with a Cache
 }
 
 // exitCode maps what a run returned to an exit code: opts.ExitCode, else
@@ -150,6 +153,7 @@ type tool struct {
 	args     string // the positional input, or ""
 	raw      bool   // Command.RawArgs
 	mcpTool  mcp.Tool
+	cache    [][]cachePart // Tool.Cache, parsed
 }
 
 func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
@@ -183,6 +187,12 @@ func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
 	}
 	if description == "" {
 		description = strings.TrimSpace(cmd.Usage + "\n\n" + cmd.Description)
+	}
+	if err := t.compileCache(); err != nil {
+		return nil, err
+	}
+	if t.cache != nil && r.cache == nil {
+		r.cache = resultcache.New(resultcache.Options{})
 	}
 	t.mcpTool = mcp.Tool{
 		Name:        name,

@@ -1,0 +1,84 @@
+package cliadapter
+
+import (
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// catApp's "cat" prints its files and counts its runs in runs.
+func catApp(runs *atomic.Int64) func() *cli.App {
+	return func() *cli.App {
+		return &cli.App{Name: "cat", Commands: []*cli.Command{
+			{Name: "cat", Flags: []cli.Flag{&cli.StringFlag{Name: "config"}}, Action: func(c *cli.Context) error {
+				runs.Add(1)
+				for _, f := range c.Args().Slice() {
+					data, err := os.ReadFile(f)
+					if err != nil {
+						return cli.Exit(err.Error(), 2)
+					}
+					c.App.Writer.Write(data)
+				}
+				return nil
+			}},
+			{Name: "rm", Action: func(*cli.Context) error { return nil }},
+		}}
+	}
+}
+
+func TestCache(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("a.txt", []byte("one\n"), 0o644)
+	var runs atomic.Int64
+	c := connectApp(t, catApp(&runs), Options{Tools: []Tool{{Command: "cat", Cache: []string{"{args}", "{config}", "conf.d/"}}}})
+	hit := func(args map[string]any, want bool, text, why string) {
+		t.Helper()
+		before := runs.Load()
+		res := call(t, c, "cat", args)
+		_, noted := res.Meta["io.github.mcpship/cache"]
+		if ran := runs.Load() > before; ran == want || noted != want {
+			t.Errorf("%s: ran=%v, _meta=%v; want a hit: %v", why, ran, res.Meta, want)
+		}
+		if !strings.Contains(res.Content[0].Text, text) {
+			t.Errorf("%s: %q, want %q", why, res.Content[0].Text, text)
+		}
+	}
+	a := map[string]any{"args": []string{"a.txt"}}
+	hit(a, false, "one", "first call")
+	hit(a, true, "one", "same call")
+	os.WriteFile("a.txt", []byte("two\n"), 0o644)
+	hit(a, false, "two", "a.txt edited")
+	os.MkdirAll("conf.d", 0o755)
+	hit(a, false, "two", "conf.d/ created")
+	hit(a, true, "two", "nothing changed")
+	hit(map[string]any{"args": []string{"a.txt"}, "config": "x.yml"}, false, "two", "another flag")
+	os.WriteFile("x.yml", nil, 0o644)
+	hit(map[string]any{"args": []string{"a.txt"}, "config": "x.yml"}, false, "two", "the flag's file created")
+	hit(map[string]any{"args": []string{"missing"}}, false, "no such file", "an error")
+	hit(map[string]any{"args": []string{"missing"}}, false, "no such file", "an error is not kept")
+}
+
+func TestCacheRefused(t *testing.T) {
+	var runs atomic.Int64
+	for _, tc := range []struct {
+		tool Tool
+		want string
+	}{
+		{Tool{Command: "rm", Write: true, Cache: []string{"x"}}, `Tool.Cache of "rm": a cached result is served instead of running the command, which is right only for a read-only one, and this one is Write`},
+		{Tool{Command: "cat", Cache: []string{"{nope}"}}, `{nope} names neither a served flag nor the positional input "args"`},
+		{Tool{Command: "cat", Cache: []string{"sig/[a"}}, `"sig/[a" is not a valid glob`},
+		{Tool{Command: "cat", Cache: []string{""}}, `"" is empty`},
+	} {
+		srv := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+		err := AddTools(srv, catApp(&runs), Options{AllowWrite: true, Tools: []Tool{tc.tool}})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.tool, err, tc.want)
+		}
+	}
+}
