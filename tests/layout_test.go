@@ -18,7 +18,7 @@ const module = "github.com/mcpship/mcpship"
 
 // public are the packages a Go author imports. Each is a promise to keep;
 // a new one is added here and to docs/design.md, or goes under internal/.
-var public = []string{"mcp", "installer", "release", "registercmd", "cliadapter", "cobraadapter", "cliv3adapter"}
+var public = []string{"mcp", "installer", "release", "registercmd", "cliadapter", "cobraadapter", "cliv3adapter", "warm"}
 
 // engines are the internal packages each public package may import: the
 // engine it is a thin face of, or a small helper. mcp and release import
@@ -29,6 +29,7 @@ var engines = map[string][]string{
 	"cliadapter":   {"internal/clitool"},
 	"cobraadapter": {"internal/clitool"},
 	"cliv3adapter": {"internal/clitool"},
+	"warm":         {"internal/resultcache"},
 }
 
 // faces are the public packages that sit on top of an engine: nothing
@@ -84,7 +85,7 @@ func inModule(path string) bool { return path == module || strings.HasPrefix(pat
 func under(path, dir string) bool { return path == dir || strings.HasPrefix(path, dir+"/") }
 
 // TestArrows pins the layout of docs/design.md: the public packages are
-// exactly the seven a Go author imports; mcp imports only the standard
+// exactly the eight a Go author imports; mcp imports only the standard
 // library; a public package imports no other package of the module but
 // public ones and its own engine under internal/; nothing under internal/
 // imports a public face; nothing imports cmd, examples or tests; and
