@@ -291,3 +291,39 @@ func TestCacheConcurrentCallsRunOnce(t *testing.T) {
 		t.Errorf("10 identical calls at once ran the command %d times, want 1", n)
 	}
 }
+
+// TestCacheGoApps: the example apps keep "count" results while the files
+// counted are unchanged, each over stdio as its own server.
+func TestCacheGoApps(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "notes.txt")
+	os.WriteFile(file, []byte("alpha beta\n"), 0o644)
+	for _, app := range exampleApps {
+		t.Run(*app.name, func(t *testing.T) {
+			os.WriteFile(file, []byte("alpha beta\n"), 0o644)
+			c, err := mcp.StartCommand(exec.Command(*app.path, "mcp"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { c.Close() })
+			if _, err := c.Initialize(context.Background(), ""); err != nil {
+				t.Fatal(err)
+			}
+			count := func(wantHit bool, want, why string) {
+				t.Helper()
+				res, err := c.CallTool(context.Background(), *app.name+"_count", map[string]any{"by": "words", "files": []string{file}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, hit := res.Meta["io.github.mcpship/cache"]
+				if hit != wantHit || !strings.Contains(text(res), want) {
+					t.Errorf("%s: hit=%v %s, want hit=%v and %q", why, hit, text(res), wantHit, want)
+				}
+			}
+			count(false, `.txt":2}`, "first count")
+			count(true, `.txt":2}`, "the same count")
+			os.WriteFile(file, []byte("alpha beta gamma\n"), 0o644)
+			count(false, `.txt":3}`, "after an edit")
+		})
+	}
+}
