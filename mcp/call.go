@@ -103,6 +103,19 @@ func (r *CallRequest) Log(level LogLevel, data any) {
 		Params: map[string]any{"level": level, "logger": r.Name, "data": data}}, false))
 }
 
+// CloseStream ends the HTTP response that carries the call's messages,
+// when the client can resume it: in a legacy session of revision
+// 2025-11-25, whose client then reconnects (GET with Last-Event-ID)
+// after the interval the stream named, and gets there what the call
+// sends meanwhile, its result included. A long call may so free the
+// connection, as behind a proxy that limits how long a response may
+// last. Elsewhere (stdio, JSON replies, other revisions) it does nothing.
+func (r *CallRequest) CloseStream() {
+	if c, ok := r.to.(interface{ closeStream() }); ok {
+		c.closeStream()
+	}
+}
+
 // finish stops further notifications for the call.
 func (r *CallRequest) finish() {
 	r.mu.Lock()

@@ -54,7 +54,9 @@
 // revision 2026-07-28; it checks Host and Origin, and a bearer token when
 // [HTTPOptions.AuthToken] is set. The session logic is the one stdio uses.
 // Handlers that share [HTTPOptions.SessionKey] serve each other's legacy
-// sessions, so replicas need no affinity.
+// sessions, so replicas need no affinity. A client of revision 2025-11-25
+// that loses a call's stream resumes it with Last-Event-ID; a handler may
+// end its stream itself with [CallRequest.CloseStream].
 //
 // # Calling tools
 //

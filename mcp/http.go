@@ -114,6 +114,8 @@ type httpSession struct {
 	last    atomic.Int64 // when the last of them ended, in Unix nanoseconds
 	stream  bool         // the GET stream is open; under HTTPHandler.mu
 	expires int64        // Unix milliseconds when a signed id expires; 0 for never
+
+	resume resumable // the response streams a client may resume (revision 2025-11-25)
 }
 
 // NewHTTPHandler returns a handler that serves s. o may be nil.
@@ -460,7 +462,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []
 	if c := ss.dispatchMessage(body, ex); c != nil {
 		ss.run(c)
 	}
-	ex.wait(r.Context())
+	ex.wait(r.Context(), nil)
 	ex.finish()
 }
 
@@ -548,9 +550,18 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 		}
 		return
 	}
-	defer release()
+	detached := false
+	defer func() {
+		if !detached {
+			release()
+		}
+	}()
 	ex := newExchange(h, w, false, jsonOK, sseOK)
 	hs.dispatch.Lock()
+	if sid != "" && sseOK && hs.ss.version == resumableVersion {
+		ex.owner = r
+		hs.resume.add(ex, hs)
+	}
 	c := hs.ss.dispatchMessage(body, ex)
 	initialized := hs.ss.initialized
 	hs.dispatch.Unlock()
@@ -576,10 +587,18 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 			return
 		}
 	}
-	if c != nil {
+	if c != nil && ex.hs != nil {
+		// The response may end before the call (the client went away, or
+		// the call closed its stream), which runs on.
+		go hs.ss.run(c)
+	} else if c != nil {
 		hs.ss.run(c)
 	}
-	ex.wait(r.Context())
+	ex.wait(r.Context(), nil)
+	if detached = ex.detach(r, release); detached {
+		h.unuse(hs)
+		return
+	}
 	if initialized || sid != "" {
 		// Before the answer, so that the client's next request finds the
 		// session idle, as it is.
@@ -770,6 +789,7 @@ func (h *HTTPHandler) sweep() {
 // end stops the session: nothing more is dispatched, running calls are
 // cancelled and its stream ends.
 func (hs *httpSession) end() {
+	hs.resume.clear()
 	hs.ss.mu.Lock()
 	hs.ss.stopping = true
 	hs.ss.mu.Unlock()
@@ -802,6 +822,12 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	if _, sseOK := accepts(r.Header.Values("Accept")); !sseOK {
 		writeError(w, http.StatusNotAcceptable, nullID, CodeInvalidRequest, "not acceptable: the GET stream is text/event-stream; list it in Accept")
 		return
+	}
+	if last := r.Header.Get("Last-Event-ID"); last != "" {
+		if ex, seq := hs.resume.take(last); ex != nil {
+			ex.resumeOn(w, r, seq)
+			return
+		}
 	}
 	h.mu.Lock()
 	busy := hs.stream
@@ -967,10 +993,23 @@ type exchange struct {
 	streaming bool
 	ended     bool // the handler has answered: drop everything
 	timer     *time.Timer
+
+	// A stream a client may resume (see resumable): its events carry ids
+	// and are kept until it is delivered.
+	hs       *httpSession  // the session keeping it; nil if not resumable
+	streamNo int           // its number in the session
+	seq      int           // the last event id's number
+	log      []event       // the events the client may not have got
+	logBytes int           // bytes of data in log
+	detached bool          // no response carries it: events are only kept
+	cut      chan struct{} // closed by CloseStream: the response ends
+	onIdle   func()        // run once calls drop to 0, when detached
+	kept     bool          // detach has taken over the request's accounting
+	owner    *http.Request // the request whose response carries the stream
 }
 
 func newExchange(h *HTTPHandler, w http.ResponseWriter, modern, jsonOK, sseOK bool) *exchange {
-	return &exchange{h: h, w: w, modern: modern, jsonOK: jsonOK, sseOK: sseOK}
+	return &exchange{h: h, w: w, modern: modern, jsonOK: jsonOK, sseOK: sseOK, cut: make(chan struct{})}
 }
 
 func (ex *exchange) put(v any, _ bool) error {
@@ -1010,18 +1049,36 @@ func (ex *exchange) event(b []byte) {
 		ex.reply = nil
 	}
 	ex.writeEvent(b)
-	http.NewResponseController(ex.w).Flush()
-}
-
-func (ex *exchange) stream() {
-	if !ex.streaming {
-		ex.streaming = true
-		startStream(ex.w)
+	if !ex.detached {
+		http.NewResponseController(ex.w).Flush()
 	}
 }
 
+func (ex *exchange) stream() {
+	if ex.streaming {
+		return
+	}
+	ex.streaming = true
+	if ex.hs == nil {
+		startStream(ex.w)
+		return
+	}
+	// A priming event: an id and no data, so that the client can resume
+	// even before the first message, and how long to wait before it does.
+	startStream(ex.w)
+	fmt.Fprintf(ex.w, "id: %d_0\nretry: %d\ndata:\n\n", ex.streamNo, resumeRetry.Milliseconds())
+}
+
 func (ex *exchange) writeEvent(b []byte) {
-	ex.w.Write(append(append([]byte("event: message\ndata: "), b...), '\n'))
+	if ex.hs == nil {
+		ex.w.Write(append(append([]byte("event: message\ndata: "), b...), '\n'))
+		return
+	}
+	ex.seq++
+	ex.keep(event{ex.seq, b})
+	if !ex.detached {
+		ex.w.Write(ex.log[len(ex.log)-1].frame(ex.streamNo))
+	}
 }
 
 func (ex *exchange) open() {
@@ -1041,6 +1098,10 @@ func (ex *exchange) done() {
 		close(ex.idle)
 		ex.idle = nil
 	}
+	if ex.calls == 0 && ex.onIdle != nil {
+		go ex.onIdle()
+		ex.onIdle = nil
+	}
 }
 
 // keepAlive turns the response into a stream while calls run, and writes
@@ -1049,6 +1110,10 @@ func (ex *exchange) keepAlive() {
 	ex.mu.Lock()
 	defer ex.mu.Unlock()
 	if ex.ended || ex.calls == 0 {
+		return
+	}
+	if ex.detached {
+		ex.timer.Reset(ex.h.opts.KeepAlive)
 		return
 	}
 	if ex.streaming {
@@ -1060,19 +1125,22 @@ func (ex *exchange) keepAlive() {
 	ex.timer.Reset(ex.h.opts.KeepAlive)
 }
 
-// wait waits for the calls of the exchange to end, or ctx.
-func (ex *exchange) wait(ctx context.Context) {
+// wait waits for the calls of the exchange to end, ctx, stop, or the
+// call to close the stream.
+func (ex *exchange) wait(ctx context.Context, stop <-chan struct{}) {
 	ex.mu.Lock()
 	if ex.calls == 0 {
 		ex.mu.Unlock()
 		return
 	}
-	idle := make(chan struct{})
+	idle, cut := make(chan struct{}), ex.cut
 	ex.idle = idle
 	ex.mu.Unlock()
 	select {
 	case <-idle:
 	case <-ctx.Done():
+	case <-stop:
+	case <-cut:
 	}
 }
 
@@ -1088,13 +1156,16 @@ func (ex *exchange) finish() {
 	if ex.timer != nil {
 		ex.timer.Stop()
 	}
+	if ex.hs != nil {
+		ex.hs.resume.remove(ex)
+	}
 	switch {
 	case ex.streaming:
 		if ex.reply != nil {
 			ex.writeEvent(ex.reply)
 		}
 	case ex.reply != nil && !ex.jsonOK:
-		startStream(ex.w)
+		ex.stream()
 		ex.writeEvent(ex.reply)
 	case ex.reply != nil:
 		writeBody(ex.w, ex.status(), ex.reply)

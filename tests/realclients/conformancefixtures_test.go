@@ -30,6 +30,7 @@ var fixtureScenarios = []string{
 	"tools-call-with-progress",
 	"json-schema-2020-12", // in the suite's "pending" set, run by name
 	"server-sse-multiple-streams",
+	"server-sse-polling", // test_reconnection closes its stream; the result comes on the GET that resumes it
 	"dns-rebinding-protection",
 }
 
@@ -43,8 +44,6 @@ var skippedScenarios = map[string]string{
 	"tools-call-elicitation":       "the mcp package cannot send requests to the client (elicitation/create) (\"Test tool that requests user input (elicitation) from client.\")",
 	"elicitation-sep1034-defaults": "the mcp package cannot send requests to the client (elicitation/create) (\"Test elicitation with default values for all primitive types (SEP-1034).\")",
 	"elicitation-sep1330-enums":    "the mcp package cannot send requests to the client (elicitation/create) (\"Test elicitation with enum schema improvements (SEP-1330).\")",
-
-	"server-sse-polling": "needs resumable streams (Last-Event-ID) and a test_reconnection tool that closes the stream mid-call; the HTTP handler does not resume streams, which revision 2026-07-28 removes (\"Test server SSE polling via test_reconnection tool that closes stream mid-call (SEP-1699)\")",
 
 	"resources-list":           "no resources in the mcp package (\"Test listing available resources.\")",
 	"resources-read-text":      "no resources in the mcp package (\"Test reading text resource.\")",

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mcpship/mcpship/mcp"
 )
@@ -174,6 +175,16 @@ func inputTools() []tool {
 					return mcp.TextResult(fmt.Sprintf("got %d answers", len(req.InputResponses))), nil
 				}
 				return mcp.InputRequired(ask, ""), nil
+			}},
+		{mcp.Tool{Name: "test_reconnection", Description: "Closes its stream mid-call; the result comes once the client resumes it (SEP-1699)", InputSchema: noArgs},
+			func(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				// The client reconnects with GET and Last-Event-ID after
+				// the retry interval; what the call sends meanwhile is kept.
+				req.CloseStream()
+				if err := sleep(ctx, 100*time.Millisecond); err != nil {
+					return nil, err
+				}
+				return mcp.TextResult("Reconnection test completed"), nil
 			}},
 		{mcp.Tool{Name: "test_streaming_elicitation", Description: "Asks the user for input, in the result rather than as a request on the stream", InputSchema: noArgs},
 			func(_ context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
