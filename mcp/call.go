@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"sync"
 )
@@ -241,6 +239,17 @@ func (ss *session) runCall(c *call) {
 		rpcErr = errorf(CodeInternalError, "tool %s was cancelled before it started", req.Name)
 	} else {
 		res, rpcErr = ss.invoke(ctx, rt, req)
+		// A legacy client is asked for the input here, and the handler
+		// called again with its answers.
+		for round := 0; res != nil && res.input != nil && !c.modern && round < maxInputRounds; round++ {
+			answers, final, e := ss.askClient(c, res.input)
+			if final != nil || e != nil {
+				res, rpcErr = final, e
+				break
+			}
+			req.InputResponses, req.RequestState = answers, res.input.state
+			res, rpcErr = ss.invoke(ctx, rt, req)
+		}
 	}
 	req.finish()
 	ss.mu.Lock()
@@ -271,12 +280,7 @@ func (ss *session) answer(c *call, res *CallToolResult, rpcErr *Error) {
 		result, e := ss.inputResult(c, res.input)
 		r = newResponse(c.req.id, result, e)
 	case res.input != nil:
-		methods := map[string]bool{}
-		for _, ir := range res.input.requests {
-			methods[ir.Method] = true
-		}
-		r = newResponse(c.req.id, ErrorResult("tool %s needs the client to answer %s first, which this server can ask only of clients of revision 2026-07-28 (this one speaks %s)",
-			c.req.Name, strings.Join(slices.Sorted(maps.Keys(methods)), ", "), c.req.ProtocolVersion), nil)
+		r = newResponse(c.req.id, ErrorResult("tool %s asked the client for input %d times without completing; it was stopped", c.req.Name, maxInputRounds), nil)
 	case c.modern:
 		meta := ss.resultMeta()
 		for k, v := range res.Meta {

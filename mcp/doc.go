@@ -33,10 +33,10 @@
 // runs; a handler reports progress with [CallRequest.Progress] and log
 // messages with [CallRequest.Log]. What a handler's error becomes is told
 // at [ToolHandler]. A handler that needs input first (the user's answer,
-// the client's model, the client's roots) returns [InputRequired]: the
-// server sends no requests of its own, so the question goes out in the
-// result, and the client calls again with [CallRequest.InputResponses]
-// (revision 2026-07-28).
+// the client's model, the client's roots) returns [InputRequired], and is
+// called again with [CallRequest.InputResponses]: the question goes out in
+// the result to a client of revision 2026-07-28, which calls again, and as
+// requests of the server's own to one of an earlier revision.
 //
 // # Resources
 //

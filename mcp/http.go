@@ -1029,6 +1029,13 @@ func (ex *exchange) put(v any, _ bool) error {
 		ex.event(b)
 		return nil
 	}
+	if _, ask := v.(*serverRequest); ask {
+		if !ex.sseOK {
+			return errNoStream
+		}
+		ex.event(b)
+		return nil
+	}
 	if ex.streaming || ex.reply != nil {
 		ex.event(b)
 		return nil

@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -21,17 +23,24 @@ type InputRequest struct {
 }
 
 // InputRequired returns the result of a call that needs input from the
-// client first (revision 2026-07-28's InputRequiredResult; the server
-// sends no requests of its own). The client answers each of requests and
-// calls the tool again with the answers, under the same keys, in
-// [CallRequest.InputResponses], and with state in
-// [CallRequest.RequestState]; a handler may so ask several rounds.
+// client first. The handler is called again with the client's answers,
+// under the same keys as requests, in [CallRequest.InputResponses], and
+// with state in [CallRequest.RequestState]; a handler may so ask several
+// rounds. How the client is asked depends on its revision:
 //
-// The server authenticates state, so the handler may trust it: a state
-// that anyone changed is refused before the handler runs. A request for a
-// capability the client did not declare ([CallRequest.ClientCapabilities])
-// is answered with [CodeMissingClientCapability] instead. Clients of
-// earlier revisions cannot be asked, and get a tool error that says so.
+//   - 2026-07-28: the result goes out as an InputRequiredResult, and the
+//     client calls the tool again with the answers (multi round-trip
+//     requests). The server authenticates state, so the handler may trust
+//     it: a state that anyone changed is refused before the handler runs.
+//   - Earlier revisions: the server sends the requests to the client as
+//     requests of its own (on the call's event stream over HTTP), waits
+//     for the answers and calls the handler again itself; state stays in
+//     the server. A client that answers with an error ends the call with
+//     a tool error saying so.
+//
+// Either way, a request for a capability the client did not declare
+// ([CallRequest.ClientCapabilities]) is answered with
+// [CodeMissingClientCapability] instead.
 func InputRequired(requests map[string]InputRequest, state string) *CallToolResult {
 	return &CallToolResult{input: &inputRequired{requests: maps.Clone(requests), state: state}}
 }
@@ -53,27 +62,8 @@ var inputCapabilities = map[string]string{
 // inputResult returns the wire form of an InputRequired result for a
 // revision 2026-07-28 request, or the error to answer instead.
 func (ss *session) inputResult(c *call, in *inputRequired) (any, *Error) {
-	var caps map[string]json.RawMessage
-	json.Unmarshal(c.req.ClientCapabilities, &caps)
-	missing := map[string]any{}
-	for _, key := range slices.Sorted(maps.Keys(in.requests)) {
-		method := in.requests[key].Method
-		capability, ok := inputCapabilities[method]
-		if !ok {
-			return nil, errorf(CodeInternalError, "internal error: tool %s asked the client for %q (input %q), which is not an input request: use elicitation/create, sampling/createMessage or roots/list",
-				c.req.Name, method, key)
-		}
-		if _, ok := caps[capability]; !ok {
-			missing[capability] = map[string]any{}
-		}
-	}
-	if len(in.requests) == 0 && in.state == "" {
-		return nil, errorf(CodeInternalError, "internal error: tool %s asked for input with no input requests and no state", c.req.Name)
-	}
-	if len(missing) > 0 {
-		return nil, &Error{Code: CodeMissingClientCapability,
-			Message: fmt.Sprintf("tool %s needs input the client did not declare it can give: %s", c.req.Name, strings.Join(slices.Sorted(maps.Keys(missing)), ", ")),
-			Data:    map[string]any{"requiredCapabilities": missing}}
+	if e := checkInput(c, in); e != nil {
+		return nil, e
 	}
 	res := &struct {
 		ResultType    string                  `json:"resultType"`
@@ -85,6 +75,133 @@ func (ss *session) inputResult(c *call, in *inputRequired) (any, *Error) {
 		res.RequestState = ss.signState(c.req.Name, in.state)
 	}
 	return res, nil
+}
+
+// checkInput returns the error to answer when in asks for something that
+// is not an input request, or for a capability the client lacks.
+func checkInput(c *call, in *inputRequired) *Error {
+	var caps map[string]json.RawMessage
+	json.Unmarshal(c.req.ClientCapabilities, &caps)
+	missing := map[string]any{}
+	for _, key := range slices.Sorted(maps.Keys(in.requests)) {
+		method := in.requests[key].Method
+		capability, ok := inputCapabilities[method]
+		if !ok {
+			return errorf(CodeInternalError, "internal error: tool %s asked the client for %q (input %q), which is not an input request: use elicitation/create, sampling/createMessage or roots/list",
+				c.req.Name, method, key)
+		}
+		if _, ok := caps[capability]; !ok {
+			missing[capability] = map[string]any{}
+		}
+	}
+	if len(in.requests) == 0 && in.state == "" {
+		return errorf(CodeInternalError, "internal error: tool %s asked for input with no input requests and no state", c.req.Name)
+	}
+	if len(missing) > 0 {
+		return &Error{Code: CodeMissingClientCapability,
+			Message: fmt.Sprintf("tool %s needs input the client did not declare it can give: %s", c.req.Name, strings.Join(slices.Sorted(maps.Keys(missing)), ", ")),
+			Data:    map[string]any{"requiredCapabilities": missing}}
+	}
+	return nil
+}
+
+// maxInputRounds bounds how many times one call of a legacy client may
+// ask it for input.
+const maxInputRounds = 16
+
+// serverRequest is a request the server sends a legacy client.
+type serverRequest struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      string `json:"id"`
+	Method  string `json:"method"`
+	Params  any    `json:"params,omitempty"`
+}
+
+// clientAnswer is the client's response to a serverRequest.
+type clientAnswer struct {
+	result json.RawMessage
+	err    *Error
+}
+
+// errNoStream is what a sink that cannot carry requests to the client
+// (an HTTP response the client takes only as JSON) returns for one.
+var errNoStream = errors.New("mcp: the client takes only JSON replies")
+
+// askClient sends the requests of in to a legacy client and waits for
+// its answers, by their keys. When the call cannot go on it returns the
+// result or the error to answer instead.
+func (ss *session) askClient(c *call, in *inputRequired) (map[string]json.RawMessage, *CallToolResult, *Error) {
+	if e := checkInput(c, in); e != nil {
+		return nil, nil, e
+	}
+	keys := slices.Sorted(maps.Keys(in.requests))
+	waits := make([]chan clientAnswer, len(keys))
+	ids := make([]string, len(keys))
+	defer func() {
+		ss.mu.Lock()
+		for _, id := range ids {
+			delete(ss.asked, id)
+		}
+		ss.mu.Unlock()
+	}()
+	for i, key := range keys {
+		ss.mu.Lock()
+		ss.askSeq++
+		ids[i] = "mcpship-" + strconv.Itoa(ss.askSeq)
+		waits[i] = make(chan clientAnswer, 1)
+		if ss.asked == nil {
+			ss.asked = map[string]chan clientAnswer{}
+		}
+		ss.asked[ids[i]] = waits[i]
+		ss.mu.Unlock()
+		ir := in.requests[key]
+		err := c.req.to.put(&serverRequest{JSONRPC: "2.0", ID: ids[i], Method: ir.Method, Params: ir.Params}, false)
+		switch {
+		case errors.Is(err, errNoStream):
+			return nil, ErrorResult("tool %s needs the client to answer %s, but this client takes only JSON replies, on which a server cannot ask; list text/event-stream in Accept", c.req.Name, ir.Method), nil
+		case err != nil:
+			return nil, nil, errorf(CodeInternalError, "internal error: tool %s: %v", c.req.Name, err)
+		}
+	}
+	answers := make(map[string]json.RawMessage, len(keys))
+	for i, key := range keys {
+		select {
+		case a := <-waits[i]:
+			if a.err != nil {
+				return nil, ErrorResult("the client refused %s (input %q of tool %s): %s", in.requests[key].Method, key, c.req.Name, a.err.Message), nil
+			}
+			answers[key] = a.result
+		case <-c.ctx.Done():
+			return nil, nil, errorf(CodeInternalError, "tool %s was cancelled while it waited for the client to answer %s", c.req.Name, in.requests[key].Method)
+		}
+	}
+	return answers, nil, nil
+}
+
+// deliver hands a response from the client to the call that asked for
+// it; a response nobody waits for is dropped.
+func (ss *session) deliver(id json.RawMessage, result, rpcErr json.RawMessage) {
+	var key string
+	if json.Unmarshal(id, &key) != nil {
+		return
+	}
+	ss.mu.Lock()
+	wait := ss.asked[key]
+	delete(ss.asked, key)
+	ss.mu.Unlock()
+	if wait == nil {
+		return
+	}
+	a := clientAnswer{result: result}
+	if rpcErr != nil {
+		a.err = &Error{}
+		if json.Unmarshal(rpcErr, a.err) != nil || a.err.Message == "" {
+			a.err.Message = string(rpcErr)
+		}
+	} else if len(result) == 0 || result[0] != '{' {
+		a.err = &Error{Message: "its result is not an object"}
+	}
+	wait <- a
 }
 
 // A request state goes out as STATE.MAC, both base64url (unpadded): MAC

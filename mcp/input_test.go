@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -116,17 +117,101 @@ func TestInputRequired(t *testing.T) {
 		t.Errorf("without the elicitation capability: %d %v", status, m)
 	}
 
-	// A legacy client cannot be asked: the tool's result says so.
-	legacy := httptest.NewServer(NewHTTPHandler(askServer(), nil))
-	defer legacy.Close()
-	_, _, sid := postLegacyMessage(t, legacy.URL, "", initializeWithSampling)
-	_, body, _ := postLegacyMessage(t, legacy.URL, sid, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet"}}`)
-	if !strings.Contains(body, `"isError":true`) || !strings.Contains(body, "needs the client to answer elicitation/create first, which this server can ask only of clients of revision 2026-07-28") {
-		t.Errorf("legacy: %s", body)
+}
+
+// TestInputRequiredLegacy asks a legacy client for the input with a
+// request of the server's own, on the call's stream; the client answers
+// with a POST, and the handler, called again with the answer and its
+// state, completes the call on that stream.
+func TestInputRequiredLegacy(t *testing.T) {
+	srv := httptest.NewServer(NewHTTPHandler(askServer(), nil))
+	defer srv.Close()
+	initialize := func(caps string) string {
+		_, _, sid := postLegacyMessage(t, srv.URL, "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":`+caps+`,"clientInfo":{"name":"t","version":"0"}}}`)
+		return sid
+	}
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet"}}`
+	for _, answer := range []struct{ name, reply, want string }{
+		{"accepted", `"result":{"action":"accept","content":{"name":"Grace"}}`, `hello Grace (state round-1)`},
+		{"refused", `"error":{"code":-1,"message":"the user closed the dialog"}`, `"isError":true`},
+	} {
+		t.Run(answer.name, func(t *testing.T) {
+			sid := initialize(`{"elicitation":{}}`)
+			resp := legacyRequest(t, context.Background(), "POST", srv.URL, sid, call, "MCP-Protocol-Version", "2025-06-18")
+			defer resp.Body.Close()
+			var asked map[string]any
+			events := sseEvents(t, resp.Body, func(_, data string) bool {
+				json.Unmarshal([]byte(data), &asked)
+				return asked["method"] != nil
+			})
+			if asked["method"] != "elicitation/create" || asked["id"] == nil || !strings.Contains(asJSON(asked["params"]), "What is your name?") {
+				t.Fatalf("the call's stream carried %q: want an elicitation/create request", events)
+			}
+			status, _, _ := postLegacyMessage(t, srv.URL, sid, `{"jsonrpc":"2.0","id":`+asJSON(asked["id"])+`,`+answer.reply+`}`)
+			if status != 202 {
+				t.Errorf("the client's answer: %d, want 202", status)
+			}
+			rest := sseEvents(t, resp.Body, nil)
+			if len(rest) != 1 || !strings.Contains(rest[0], `"id":1,"result"`) || !strings.Contains(rest[0], answer.want) {
+				t.Errorf("after the answer: %q, want the result with %s", rest, answer.want)
+			}
+			if answer.name == "refused" && !strings.Contains(rest[0], "the client refused elicitation/create") {
+				t.Errorf("refused: %q", rest)
+			}
+		})
+	}
+	// A client without the capability, and one that takes only JSON,
+	// cannot be asked.
+	if _, body, _ := postLegacyMessage(t, srv.URL, initialize(`{}`), call); !strings.Contains(body, `"code":-32021`) {
+		t.Errorf("without the capability: %s", body)
+	}
+	resp := legacyRequest(t, context.Background(), "POST", srv.URL, initialize(`{"elicitation":{}}`), call, "Accept", "application/json", "MCP-Protocol-Version", "2025-06-18")
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(b), `"isError":true`) || !strings.Contains(string(b), "takes only JSON replies") {
+		t.Errorf("a client that takes only JSON: %s", b)
 	}
 }
 
 func asJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestInputRequiredStdio asks a stdio client the same way: the request
+// is a line of the server's, the answer a line of the client's.
+func TestInputRequiredStdio(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- askServer().Serve(context.Background(), inR, outW); outW.Close() }()
+	lines := bufio.NewScanner(outR)
+	send := func(line string) {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := func() map[string]any {
+		if !lines.Scan() {
+			t.Fatalf("the server wrote no more lines: %v", lines.Err())
+		}
+		var m map[string]any
+		json.Unmarshal(lines.Bytes(), &m)
+		return m
+	}
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"0"}}}`)
+	next()
+	send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet"}}`)
+	asked := next()
+	if asked["method"] != "elicitation/create" {
+		t.Fatalf("got %v, want an elicitation/create request", asked)
+	}
+	send(`{"jsonrpc":"2.0","id":` + asJSON(asked["id"]) + `,"result":{"action":"accept","content":{"name":"Linus"}}}`)
+	if reply := next(); !strings.Contains(asJSON(reply), "hello Linus (state round-1)") {
+		t.Errorf("after the answer: %v", reply)
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
 }

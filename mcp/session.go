@@ -34,13 +34,15 @@ type session struct {
 	cancel context.CancelFunc
 
 	mu       sync.Mutex
-	inflight map[idKey]*call // tools/call not yet answered, by ID.key
-	stopping bool            // no more messages are dispatched
-	calls    sync.WaitGroup  // calls started and not finished
-	running  int             // goroutines running calls, at most MaxConcurrentCalls
-	waiting  []*call         // calls waiting for one of them, first come first served
-	held     int             // bytes of arguments of the calls not yet answered
-	room     sync.Cond       // signalled when held falls to maxHeld or below, or on stop
+	inflight map[idKey]*call              // tools/call not yet answered, by ID.key
+	asked    map[string]chan clientAnswer // requests sent to the client, by id
+	askSeq   int                          // the last of their ids
+	stopping bool                         // no more messages are dispatched
+	calls    sync.WaitGroup               // calls started and not finished
+	running  int                          // goroutines running calls, at most MaxConcurrentCalls
+	waiting  []*call                      // calls waiting for one of them, first come first served
+	held     int                          // bytes of arguments of the calls not yet answered
+	room     sync.Cond                    // signalled when held falls to maxHeld or below, or on stop
 
 	readErr chan error       // how reading ended
 	turn    chan *lineReader // hands the reading to an idle goroutine
@@ -416,7 +418,8 @@ func (ss *session) dispatch(m *message) {
 		ss.reply(id, nil, errorf(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`))
 		return
 	case m.Method == "" && (m.Result != nil || m.Error != nil):
-		return // a response; this server sends no requests, so it answers nothing
+		ss.deliver(m.ID, m.Result, m.Error) // a response to a request of the server's: never answered
+		return
 	case m.Method == "":
 		ss.reply(id, nil, errorf(CodeInvalidRequest, `invalid request: "method" is missing`))
 		return

@@ -31,6 +31,12 @@ var fixtureScenarios = []string{
 	"json-schema-2020-12", // in the suite's "pending" set, run by name
 	"server-sse-multiple-streams",
 	"server-sse-polling", // test_reconnection closes its stream; the result comes on the GET that resumes it
+	// test_sampling and the test_elicitation* tools ask with
+	// mcp.InputRequired; the package sends their requests on the stream.
+	"tools-call-sampling",
+	"tools-call-elicitation",
+	"elicitation-sep1034-defaults",
+	"elicitation-sep1330-enums",
 	"dns-rebinding-protection",
 }
 
@@ -39,11 +45,6 @@ var fixtureScenarios = []string{
 // description of each follows the reason.
 var skippedScenarios = map[string]string{
 	"completion-complete": "no completion/complete method in the mcp package (\"Test completion endpoint.\")",
-
-	"tools-call-sampling":          "the mcp package cannot send requests to the client (sampling/createMessage) (\"Test tool that requests LLM sampling from client.\")",
-	"tools-call-elicitation":       "the mcp package cannot send requests to the client (elicitation/create) (\"Test tool that requests user input (elicitation) from client.\")",
-	"elicitation-sep1034-defaults": "the mcp package cannot send requests to the client (elicitation/create) (\"Test elicitation with default values for all primitive types (SEP-1034).\")",
-	"elicitation-sep1330-enums":    "the mcp package cannot send requests to the client (elicitation/create) (\"Test elicitation with enum schema improvements (SEP-1330).\")",
 
 	"resources-list":           "no resources in the mcp package (\"Test listing available resources.\")",
 	"resources-read-text":      "no resources in the mcp package (\"Test reading text resource.\")",

@@ -176,6 +176,80 @@ func inputTools() []tool {
 				}
 				return mcp.InputRequired(ask, ""), nil
 			}},
+		// The legacy scenarios (tools-call-sampling, tools-call-elicitation,
+		// elicitation-sep1034-defaults, elicitation-sep1330-enums): the same
+		// mcp.InputRequired, which the package turns into requests of the
+		// server's own on the call's stream for clients of earlier revisions.
+		{mcp.Tool{Name: "test_sampling", Description: "Asks the client's model the prompt",
+			InputSchema: mcp.ObjectSchema(map[string]any{"prompt": map[string]any{"type": "string"}}, "prompt")},
+			func(_ context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				var in struct{ Prompt string }
+				req.Bind(&in)
+				text, ok := sampled(req.InputResponses["answer"])
+				if !ok {
+					return mcp.InputRequired(map[string]mcp.InputRequest{"answer": sample(in.Prompt, 100)}, ""), nil
+				}
+				return mcp.TextResult("LLM response: " + text), nil
+			}},
+		{mcp.Tool{Name: "test_elicitation", Description: "Asks the user for a username and an email address",
+			InputSchema: mcp.ObjectSchema(map[string]any{"message": map[string]any{"type": "string"}}, "message")},
+			func(_ context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				var in struct{ Message string }
+				req.Bind(&in)
+				answer, ok := req.InputResponses["user"]
+				if !ok {
+					return mcp.InputRequired(map[string]mcp.InputRequest{"user": {Method: "elicitation/create", Params: map[string]any{
+						"message": in.Message,
+						"requestedSchema": map[string]any{"type": "object", "required": []string{"username", "email"}, "properties": map[string]any{
+							"username": map[string]any{"type": "string", "description": "User's response"},
+							"email":    map[string]any{"type": "string", "description": "User's email address"},
+						}},
+					}}}, ""), nil
+				}
+				return mcp.TextResult("User response: " + string(answer)), nil
+			}},
+		{mcp.Tool{Name: "test_elicitation_sep1034_defaults", Description: "Asks the user with a default for every primitive type", InputSchema: noArgs},
+			func(_ context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				answer, ok := req.InputResponses["defaults"]
+				if !ok {
+					return mcp.InputRequired(map[string]mcp.InputRequest{"defaults": {Method: "elicitation/create", Params: map[string]any{
+						"message": "Please review the defaults",
+						"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{
+							"name":     map[string]any{"type": "string", "default": "John Doe"},
+							"age":      map[string]any{"type": "integer", "default": 30},
+							"score":    map[string]any{"type": "number", "default": 95.5},
+							"status":   map[string]any{"type": "string", "enum": []string{"active", "inactive", "pending"}, "default": "active"},
+							"verified": map[string]any{"type": "boolean", "default": true},
+						}},
+					}}}, ""), nil
+				}
+				return mcp.TextResult("Elicitation completed: " + string(answer)), nil
+			}},
+		{mcp.Tool{Name: "test_elicitation_sep1330_enums", Description: "Asks the user with each kind of enum", InputSchema: noArgs},
+			func(_ context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
+				answer, ok := req.InputResponses["enums"]
+				if !ok {
+					options := func(titles ...string) []any {
+						var out []any
+						for i, t := range titles {
+							out = append(out, map[string]any{"const": fmt.Sprintf("value%d", i+1), "title": t})
+						}
+						return out
+					}
+					return mcp.InputRequired(map[string]mcp.InputRequest{"enums": {Method: "elicitation/create", Params: map[string]any{
+						"message": "Please choose",
+						"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{
+							"untitledSingle": map[string]any{"type": "string", "enum": []string{"option1", "option2", "option3"}},
+							"titledSingle":   map[string]any{"type": "string", "oneOf": options("First Option", "Second Option", "Third Option")},
+							"legacyEnum": map[string]any{"type": "string", "enum": []string{"opt1", "opt2", "opt3"},
+								"enumNames": []string{"Option One", "Option Two", "Option Three"}},
+							"untitledMulti": map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []string{"option1", "option2", "option3"}}},
+							"titledMulti":   map[string]any{"type": "array", "items": map[string]any{"anyOf": options("First Choice", "Second Choice", "Third Choice")}},
+						}},
+					}}}, ""), nil
+				}
+				return mcp.TextResult("Elicitation completed: " + string(answer)), nil
+			}},
 		{mcp.Tool{Name: "test_reconnection", Description: "Closes its stream mid-call; the result comes once the client resumes it (SEP-1699)", InputSchema: noArgs},
 			func(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
 				// The client reconnects with GET and Last-Event-ID after

@@ -188,16 +188,15 @@ func addTools(s *mcp.Server) error {
 		{mcp.Tool{Name: "test_missing_capability", Description: "Needs the client's sampling capability", InputSchema: noArgs},
 			func(_ context.Context, req *mcp.CallRequest) (*mcp.CallToolResult, error) {
 				// server-stateless calls it without declaring sampling and
-				// wants -32021 naming the capability. With sampling
-				// declared it could not go on either: the mcp package
-				// sends no requests to the client.
+				// wants -32021 naming the capability; the suite never calls
+				// it with sampling declared.
 				var caps map[string]json.RawMessage
 				json.Unmarshal(req.ClientCapabilities, &caps)
 				if _, ok := caps["sampling"]; !ok {
 					return nil, &mcp.Error{Code: mcp.CodeMissingClientCapability, Message: "Missing required client capability: sampling",
 						Data: map[string]any{"requiredCapabilities": map[string]any{"sampling": map[string]any{}}}}
 				}
-				return mcp.ErrorResult("this server cannot send sampling requests"), nil
+				return mcp.TextResult("sampling is declared"), nil
 			}},
 		{mcp.Tool{Name: "test_header_params", Description: "Echoes its arguments; region and count are mirrored into Mcp-Param-Region and Mcp-Param-Count (x-mcp-header)",
 			InputSchema: json.RawMessage(`{"type":"object","required":["region"],"properties":{
