@@ -62,6 +62,7 @@ type resumable struct {
 	mu      sync.Mutex
 	next    int
 	streams map[int]*exchange
+	cleared bool // the session has ended: nothing more is kept
 }
 
 // add makes ex a resumable stream of hs, forgetting the oldest one kept
@@ -97,15 +98,22 @@ func (rs *resumable) take(last string) (*exchange, int) {
 	defer rs.mu.Unlock()
 	ex := rs.streams[n]
 	delete(rs.streams, n)
+	if len(rs.streams) == 0 {
+		rs.streams = nil
+	}
 	return ex, q
 }
 
 func (rs *resumable) put(ex *exchange) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	if rs.streams != nil {
-		rs.streams[ex.streamNo] = ex
+	if rs.cleared {
+		return // the session has ended
 	}
+	if rs.streams == nil {
+		rs.streams = map[int]*exchange{}
+	}
+	rs.streams[ex.streamNo] = ex
 }
 
 func (rs *resumable) remove(ex *exchange) {
@@ -114,12 +122,15 @@ func (rs *resumable) remove(ex *exchange) {
 	if rs.streams[ex.streamNo] == ex {
 		delete(rs.streams, ex.streamNo)
 	}
+	if len(rs.streams) == 0 {
+		rs.streams = nil // an idle session keeps no map
+	}
 }
 
 func (rs *resumable) clear() {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	rs.streams = nil
+	rs.streams, rs.cleared = nil, true
 }
 
 // detach keeps a resumable stream for the client to resume when the
