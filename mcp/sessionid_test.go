@@ -111,3 +111,56 @@ func TestSessionKeyTooShort(t *testing.T) {
 	}()
 	NewHTTPHandler(NewServer(Implementation{Name: "t", Version: "0"}, nil), &HTTPOptions{SessionKey: []byte("short")})
 }
+
+// TestModernAcrossReplicas pages through tools/list at revision
+// 2026-07-28 on two replicas (two servers with the same tools, as two
+// processes are), each page from the other: the cursor carries all it
+// needs, and no reply names a session.
+func TestModernAcrossReplicas(t *testing.T) {
+	var urls []string
+	for range 2 {
+		s := NewServer(Implementation{Name: "t", Version: "0"}, &ServerOptions{PageSize: 1})
+		for _, name := range []string{"a", "b", "c"} {
+			s.AddTool(Tool{Name: name}, func(context.Context, *CallRequest) (*CallToolResult, error) { return TextResult(name), nil })
+		}
+		srv := httptest.NewServer(NewHTTPHandler(s, nil))
+		defer srv.Close()
+		urls = append(urls, srv.URL)
+	}
+	var names []string
+	cursor := ""
+	for page := 0; page < 5; page++ {
+		params := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+		if cursor != "" {
+			params = `"cursor":"` + cursor + `",` + params
+		}
+		req, _ := http.NewRequest("POST", urls[page%2], strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+params+`}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/list")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			Result struct {
+				Tools      []struct{ Name string }
+				NextCursor string
+			}
+		}
+		json.NewDecoder(resp.Body).Decode(&r)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || resp.Header.Get("Mcp-Session-Id") != "" {
+			t.Fatalf("page %d on replica %d: %d, session %q", page, page%2+1, resp.StatusCode, resp.Header.Get("Mcp-Session-Id"))
+		}
+		for _, tool := range r.Result.Tools {
+			names = append(names, tool.Name)
+		}
+		if cursor = r.Result.NextCursor; cursor == "" {
+			break
+		}
+	}
+	if strings.Join(names, ",") != "a,b,c" {
+		t.Errorf("listed %q across the replicas, want a, b, c", names)
+	}
+}

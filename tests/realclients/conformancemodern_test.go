@@ -233,6 +233,13 @@ func TestConformanceSessionLifecycle(t *testing.T) {
 	for _, srv := range servers {
 		urls[srv.name] = startHTTPServe(t, srv.args())
 	}
+	// A replica's signed ids: DELETE ends the session there, and its id
+	// then gets 404 there.
+	key := filepath.Join(t.TempDir(), "session.key")
+	if err := os.WriteFile(key, []byte("5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	urls[servers[0].name+"-session-key"] = startHTTPServe(t, append(servers[0].args(), "--session-key-file", key))
 	const scenario = "server-session-lifecycle"
 	for _, name := range slices.Sorted(maps.Keys(urls)) {
 		for _, rev := range []string{rev20250326, rev20250618, rev20251125} {
