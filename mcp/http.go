@@ -206,7 +206,9 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.running.Add(1)
 	defer h.running.Add(-1)
-	if h.closing.Load() {
+	// While draining, a client may still resume a stream of a call that
+	// runs here: its result is nowhere else.
+	if h.closing.Load() && (r.Method != http.MethodGet || r.Header.Get("Last-Event-ID") == "") {
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusServiceUnavailable, nullID, CodeInternalError, "the server is shutting down; try again later")
 		return
@@ -462,7 +464,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []
 	if c := ss.dispatchMessage(body, ex); c != nil {
 		ss.run(c)
 	}
-	ex.wait(r.Context(), nil)
+	ex.wait(r.Context())
 	ex.finish()
 }
 
@@ -594,7 +596,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 	} else if c != nil {
 		hs.ss.run(c)
 	}
-	ex.wait(r.Context(), nil)
+	ex.wait(r.Context())
 	if detached = ex.detach(r, release); detached {
 		h.unuse(hs)
 		return
@@ -902,9 +904,10 @@ func (h *HTTPHandler) revoke(hs *httpSession) {
 	}
 }
 
-// Shutdown stops the handler: new requests get 503, GET streams end at
-// once, and the calls running get until ctx is done to finish; then they
-// are cancelled, get a moment to answer so, and every session ends. It
+// Shutdown stops the handler: new requests get 503 (but a GET that
+// resumes a stream of a call still running), GET streams end at once,
+// and the calls running get until ctx is done to finish; then they are
+// cancelled, get a moment to answer so, and every session ends. It
 // returns ctx's error when calls were cancelled.
 func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 	if h.closing.Swap(true) {
@@ -1132,9 +1135,9 @@ func (ex *exchange) keepAlive() {
 	ex.timer.Reset(ex.h.opts.KeepAlive)
 }
 
-// wait waits for the calls of the exchange to end, ctx, stop, or the
-// call to close the stream.
-func (ex *exchange) wait(ctx context.Context, stop <-chan struct{}) {
+// wait waits for the calls of the exchange to end, ctx, or the call to
+// close the stream.
+func (ex *exchange) wait(ctx context.Context) {
 	ex.mu.Lock()
 	if ex.calls == 0 {
 		ex.mu.Unlock()
@@ -1146,7 +1149,6 @@ func (ex *exchange) wait(ctx context.Context, stop <-chan struct{}) {
 	select {
 	case <-idle:
 	case <-ctx.Done():
-	case <-stop:
 	case <-cut:
 	}
 }

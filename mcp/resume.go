@@ -201,7 +201,7 @@ func (ex *exchange) resumeOn(w http.ResponseWriter, r *http.Request, after int) 
 	open := ex.calls > 0
 	ex.mu.Unlock()
 	if open {
-		ex.wait(r.Context(), ex.h.done)
+		ex.wait(r.Context())
 	}
 	ex.mu.Lock()
 	defer ex.mu.Unlock()
