@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // InputRequest is a request that a tool needs the client to answer before
@@ -106,8 +107,13 @@ func checkInput(c *call, in *inputRequired) *Error {
 }
 
 // maxInputRounds bounds how many times one call of a legacy client may
-// ask it for input.
-const maxInputRounds = 16
+// ask it for input, and maxInputWait how long the call waits for its
+// answers each time (a person may be answering), so that a client that
+// never answers does not hold a call for ever.
+const (
+	maxInputRounds = 16
+	maxInputWait   = 30 * time.Minute
+)
 
 // serverRequest is a request the server sends a legacy client.
 type serverRequest struct {
@@ -164,8 +170,12 @@ func (ss *session) askClient(c *call, in *inputRequired) (map[string]json.RawMes
 		}
 	}
 	answers := make(map[string]json.RawMessage, len(keys))
+	timeout := time.NewTimer(maxInputWait)
+	defer timeout.Stop()
 	for i, key := range keys {
 		select {
+		case <-timeout.C:
+			return nil, ErrorResult("the client did not answer %s (input %q of tool %s) within %v", in.requests[key].Method, key, c.req.Name, maxInputWait), nil
 		case a := <-waits[i]:
 			if a.err != nil {
 				return nil, ErrorResult("the client refused %s (input %q of tool %s): %s", in.requests[key].Method, key, c.req.Name, a.err.Message), nil
