@@ -79,7 +79,7 @@ func main() {
 		}
 		return
 	}
-	fmt.Printf("| config | size | floor | init | init/floor | remove | remove/floor | library parse ×2 | parse/floor | CPU floor / init / remove | peak RSS init | peak RSS remove |\n")
+	fmt.Printf("| config | size | floor | init | init/floor | remove | remove/floor | library parse ×2 | parse/floor | CPU floor / init / remove / parse ×2 | peak RSS init | peak RSS remove |\n")
 	fmt.Printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, c := range configs {
 		if *only != "" && c.client != *only {
@@ -91,11 +91,11 @@ func main() {
 				fmt.Fprintf(os.Stderr, "editbench: %s at %d MiB: %v\n", c.client, mib, err)
 				os.Exit(1)
 			}
-			fmt.Printf("| %s | %d MiB | %s | %s | %.1f× | %s | %.1f× | %s | %.1f× | %s / %s / %s | %s (%.1f B/B) | %s (%.1f B/B) |\n",
+			fmt.Printf("| %s | %d MiB | %s | %s | %.1f× | %s | %.1f× | %s | %.1f× | %s / %s / %s / %s | %s (%.1f B/B) | %s (%.1f B/B) |\n",
 				c.label, mib, ms(r.floor.wall), ms(r.init.wall), float64(r.init.wall)/float64(r.floor.wall),
 				ms(r.remove.wall), float64(r.remove.wall)/float64(r.floor.wall),
 				ms(r.parse.wall), float64(r.parse.wall)/float64(r.floor.wall),
-				ms(r.floor.cpu), ms(r.init.cpu), ms(r.remove.cpu),
+				ms(r.floor.cpu), ms(r.init.cpu), ms(r.remove.cpu), ms(r.parse.cpu),
 				mb(r.initRSS), float64(r.initRSS)/float64(r.size), mb(r.removeRSS), float64(r.removeRSS)/float64(r.size))
 		}
 	}

@@ -101,8 +101,8 @@ func measurePeers(bindir, peerdir string, p peer, size, rounds int) (map[string]
 
 // runPeers prints the peer comparison as a Markdown table.
 func runPeers(bindir, peerdir string, mibs []int, rounds int, only string) error {
-	fmt.Printf("| assistant | size | its CLI: add / remove | mcpship init / remove | init ÷ add | remove ÷ remove | library parse ×2 | init ÷ parse | remove ÷ parse |\n")
-	fmt.Printf("|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| assistant | size | its CLI: add / remove | mcpship init / remove | init ÷ add | remove ÷ remove | library parse ×2 | init ÷ parse | remove ÷ parse | CPU init / remove / parse ×2 | CPU init, remove ÷ parse |\n")
+	fmt.Printf("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range peers {
 		if only != "" && p.client != only {
 			continue
@@ -113,9 +113,11 @@ func runPeers(bindir, peerdir string, mibs []int, rounds int, only string) error
 				return fmt.Errorf("%s at %d MiB: %v", p.client, mib, err)
 			}
 			ratio := func(a, b string) float64 { return float64(r[a].wall) / float64(r[b].wall) }
-			fmt.Printf("| %s | %d MiB | %s / %s | %s / %s | %.2f× | %.2f× | %s | %.2f× | %.2f× |\n", p.label, mib,
+			cpu := func(a string) float64 { return float64(r[a].cpu) / float64(r["parse"].cpu) }
+			fmt.Printf("| %s | %d MiB | %s / %s | %s / %s | %.2f× | %.2f× | %s | %.2f× | %.2f× | %s / %s / %s | %.2f×, %.2f× |\n", p.label, mib,
 				ms(r["peer add"].wall), ms(r["peer remove"].wall), ms(r["init"].wall), ms(r["remove"].wall),
-				ratio("init", "peer add"), ratio("remove", "peer remove"), ms(r["parse"].wall), ratio("init", "parse"), ratio("remove", "parse"))
+				ratio("init", "peer add"), ratio("remove", "peer remove"), ms(r["parse"].wall), ratio("init", "parse"), ratio("remove", "parse"),
+				ms(r["init"].cpu), ms(r["remove"].cpu), ms(r["parse"].cpu), cpu("init"), cpu("remove"))
 		}
 	}
 	return nil
