@@ -1,6 +1,8 @@
 // Package realclients tests mcpship against MCP clients that others wrote:
 // the official Go SDK, mcp-go, the TypeScript SDK, the MCP Inspector,
-// Claude Code, Gemini CLI and Codex.
+// Claude Code, Gemini CLI and Codex; and its deployment examples against
+// the tools that run them: haproxy, compose-go and the Kubernetes API
+// types.
 //
 // It is a module of its own so that the mcpship binary never depends on the
 // client libraries. TestMain builds the real binary from the repository
