@@ -298,6 +298,19 @@ func TestLoadBalancer(t *testing.T) {
 		stopped := d.replicas[1]
 		results := load(t, d, 4, 2*time.Second, 4*time.Second, func() {
 			stopped.cmd.Process.Signal(syscall.SIGTERM)
+			// The calls that count as after the stop are those sent once
+			// the replica drains: its health check says so.
+			for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				resp, err := http.Get("http://" + stopped.addr + "/healthz")
+				if err != nil {
+					return // it has exited already
+				}
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusServiceUnavailable {
+					return
+				}
+			}
+			t.Errorf("replica %s: /healthz did not answer 503 within a minute of SIGTERM", stopped.name)
 		})
 		select {
 		case <-stopped.exited:
