@@ -17,6 +17,7 @@ import (
 	"github.com/mcpship/mcpship/cliadapter"
 	"github.com/mcpship/mcpship/internal/httpserve"
 	"github.com/mcpship/mcpship/internal/manifest"
+	"github.com/mcpship/mcpship/internal/spill"
 	"github.com/mcpship/mcpship/mcp"
 	"github.com/mcpship/mcpship/release"
 )
@@ -102,12 +103,21 @@ func serve(c *cli.Context) error {
 	limitMemory(c.Int("max-message-bytes"))
 
 	info := release.Current()
-	srv := mcp.NewServer(mcp.Implementation{Name: "mcpship", Version: info.Version}, &mcp.ServerOptions{
+	files := c.StringSlice("manifest")
+	opts := &mcp.ServerOptions{
 		MaxMessageBytes:    c.Int("max-message-bytes"),
 		MaxConcurrentCalls: c.Int("max-concurrent-calls"),
 		Logger:             logger,
-	})
-	files := c.StringSlice("manifest")
+	}
+	// Manifest tools keep the whole output of the results they cut, as
+	// resources of the session; removed when serve returns.
+	var outputs *spill.Store
+	if len(files) > 0 {
+		outputs = spill.New(0, 0)
+		defer outputs.Close()
+		opts.Resources = outputs
+	}
+	srv := mcp.NewServer(mcp.Implementation{Name: "mcpship", Version: info.Version}, opts)
 	sets := []string(*c.Generic("set").(*listFlag))
 	var ms []*manifest.Manifest
 	if len(files) > 0 {
@@ -118,6 +128,7 @@ func serve(c *cli.Context) error {
 		for _, m := range ms {
 			m.ProgressInterval = c.Duration("progress-interval")
 			m.Logger = logger
+			m.Outputs = outputs
 			// What makes calls fail here, such as a program not on PATH,
 			// goes to the client's log, and doctor shows it.
 			if w := m.Warnings(); w != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpship/mcpship/internal/procgroup"
 	"github.com/mcpship/mcpship/internal/resultcache"
+	"github.com/mcpship/mcpship/internal/spill"
 	"github.com/mcpship/mcpship/internal/worker"
 )
 
@@ -35,6 +36,10 @@ type Manifest struct {
 	// miss and why, the counts). It is not read from the file; nil
 	// discards.
 	Logger *slog.Logger `json:"-"`
+	// Outputs keeps the whole output of results cut to their budget, as
+	// resources the results link to. It is not read from the file.
+	// Default nil: nothing is kept, and the cut says so.
+	Outputs *spill.Store `json:"-"`
 
 	file    string       // the manifest's path, for messages
 	dir     string       // its directory: relative dirs and programs resolve here
@@ -71,6 +76,11 @@ type Settings struct {
 	// MaxOutputBytes caps what is kept of stdout and of stderr each.
 	// Default DefaultMaxOutputBytes.
 	MaxOutputBytes int `json:"maxOutputBytes"`
+	// OutputBudget is the most characters of text a result carries; a
+	// longer one is cut to its head and tail, and the whole output kept
+	// as a resource. Default DefaultOutputBudget, and
+	// DefaultErrorBudget for isError results.
+	OutputBudget int `json:"outputBudget"`
 }
 
 // Tool declares one MCP tool and the command it runs.
@@ -152,6 +162,14 @@ type Input struct {
 const (
 	DefaultTimeout        = 60 * time.Second
 	DefaultMaxOutputBytes = 1 << 20
+	// DefaultOutputBudget is the default of Settings.OutputBudget: under
+	// the 50,000 characters past which Claude Code sets a result aside in
+	// a file, and about 10,000 tokens, where it warns (docs/manifest.md
+	// names the clients' limits).
+	DefaultOutputBudget = 40000
+	// DefaultErrorBudget is the budget of an isError result when the tool
+	// sets none: Claude Code keeps only about 11,000 characters of one.
+	DefaultErrorBudget = 10000
 	// KillGrace is how long a process group gets between SIGTERM and
 	// SIGKILL when a call is cancelled or times out.
 	KillGrace = procgroup.Grace

@@ -64,7 +64,25 @@ func (t *tool) execute(ctx context.Context, req *mcp.CallRequest, prog string, a
 	if r.cancelled {
 		return nil, r, ctx.Err()
 	}
+	r.out.Budget = t.outputBudget(req)
 	return t.result(r), r, nil
+}
+
+// outputBudget is how the call's result is cut to fit the client: the
+// tool's budget, with the whole output kept in the manifest's Outputs,
+// linked for clients that know resource_link (revision 2025-06-18 on).
+func (t *tool) outputBudget(req *mcp.CallRequest) *toolresult.Budget {
+	b := &toolresult.Budget{Chars: t.budget, ErrorChars: t.errorBudget,
+		Setting: "outputBudget in " + t.m.file, Link: req.ProtocolVersion >= "2025-06-18"}
+	if store := t.m.Outputs; store != nil {
+		name := t.spec.Name
+		b.Keep = func(mimeType string, data []byte) (mcp.Resource, bool) {
+			desc := fmt.Sprintf("The whole output of a call of %s at %s, whose result was cut to fit the output budget.",
+				name, time.Now().UTC().Format("15:04:05 UTC"))
+			return store.Keep(name, desc, mimeType, data)
+		}
+	}
+	return b
 }
 
 // rawValue is a JSON value as it sits in the input that json.Unmarshal

@@ -38,7 +38,21 @@ func checkSettings(probs *problemList, path string, s *Settings) {
 	if probs.hasKey(path+".maxOutputBytes") && (s.MaxOutputBytes < 1024 || s.MaxOutputBytes > 64<<20) {
 		probs.add(path+".maxOutputBytes", "%d is out of range; use 1024 to 67108864 (64 MiB)", s.MaxOutputBytes)
 	}
+	switch b := s.OutputBudget; {
+	case !probs.hasKey(path + ".outputBudget"):
+	case b <= 0:
+		probs.add(path+".outputBudget", "%d characters would leave no room for any output; use at least %d, or leave it out for the default of %d", b, minBudget, DefaultOutputBudget)
+	case b < minBudget || b > maxBudget:
+		probs.add(path+".outputBudget", "%d is out of range; use %d to %d characters", b, minBudget, maxBudget)
+	}
 }
+
+// The range of outputBudget: room for a head, a tail and the note between
+// them; at most what maxOutputBytes can keep.
+const (
+	minBudget = 1000
+	maxBudget = 64 << 20
+)
 
 // settle resolves a tool's settings from its own and the defaults.
 func (t *tool) settle(d, s *Settings) {
@@ -81,5 +95,12 @@ func (t *tool) settle(d, s *Settings) {
 	}
 	if t.maxOut == 0 {
 		t.maxOut = DefaultMaxOutputBytes
+	}
+	t.budget, t.errorBudget = s.OutputBudget, s.OutputBudget
+	if t.budget == 0 {
+		t.budget, t.errorBudget = d.OutputBudget, d.OutputBudget
+	}
+	if t.budget == 0 {
+		t.budget, t.errorBudget = DefaultOutputBudget, DefaultErrorBudget
 	}
 }

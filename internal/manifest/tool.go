@@ -20,18 +20,20 @@ type tool struct {
 	inputs map[string]*input
 	order  []string // input names, sorted
 
-	output   string
-	okCodes  []int
-	dir      string
-	env      map[string]string
-	passEnv  []string
-	timeout  time.Duration
-	maxOut   int
-	summary  *template.Template
-	readOnly bool
-	worker   *warm  // nil: every call runs cold
-	negative []slot // numeric inputs in positional slots, for Warnings
-	cache    *cacheSpec
+	output      string
+	okCodes     []int
+	dir         string
+	env         map[string]string
+	passEnv     []string
+	timeout     time.Duration
+	maxOut      int
+	budget      int // characters of a result; errorBudget, of an isError one
+	errorBudget int
+	summary     *template.Template
+	readOnly    bool
+	worker      *warm  // nil: every call runs cold
+	negative    []slot // numeric inputs in positional slots, for Warnings
+	cache       *cacheSpec
 }
 
 // slot is a command element, by JSON path, and the input it starts with.
@@ -129,14 +131,24 @@ func (t *tool) inputSchema() json.RawMessage {
 func (t *tool) mcpTool() mcp.Tool {
 	ann := &mcp.ToolAnnotations{ReadOnlyHint: mcp.Bool(t.readOnly),
 		DestructiveHint: t.spec.Destructive, IdempotentHint: t.spec.Idempotent, OpenWorldHint: t.spec.OpenWorld}
-	return mcp.Tool{
+	tool := mcp.Tool{
 		Name:        t.spec.Name,
 		Title:       t.spec.Title,
 		Description: t.spec.Description,
 		InputSchema: t.inputSchema(),
 		Annotations: ann,
 	}
+	if t.budget > claudeMaxResultChars {
+		// Claude Code sets aside in a file a result longer than this,
+		// unless the tool says it may be longer (up to 500,000).
+		tool.Meta = map[string]any{"anthropic/maxResultSizeChars": min(t.budget, 500000)}
+	}
+	return tool
 }
+
+// claudeMaxResultChars is the length past which Claude Code sets a
+// result aside in a file unless the tool declares a larger size.
+const claudeMaxResultChars = 50000
 
 // ServeArgs are the arguments that make mcpship serve the manifest file:
 // serve --manifest FILE.

@@ -25,6 +25,11 @@
 //     rules otherwise: there a number or a cut value is more likely text.
 //   - A run that failed ([Capture.Error]) is an isError result: the
 //     message, then stderr and stdout, each with its truncation note.
+//   - With a [Budget], a result whose text is longer is cut to its head
+//     and tail with a note between them; the whole output (stdout, or the
+//     whole text of an error) is kept as a resource that the note names and
+//     the result links to. A structured result that is cut loses its
+//     structuredContent: the text it would duplicate is no longer whole.
 //
 // Numbers in JSON output keep their exact text (1e400 and
 // 100000000000000000000 are passed on as written).
@@ -46,6 +51,8 @@ import (
 type Capture struct {
 	Stdout Buffer
 	Stderr Buffer
+	// Budget, when set, cuts results whose text is too long ([Budget]).
+	Budget *Budget
 	limit  string
 }
 
@@ -72,7 +79,7 @@ func (c *Capture) Text(code int) *mcp.CallToolResult {
 		}
 		text += fmt.Sprintf("(exit status %d)", code)
 	}
-	return mcp.TextResult(text)
+	return c.fit(mcp.TextResult(text), "text/plain", c.Stdout.bytes())
 }
 
 // JSON returns stdout, which must be one JSON value, as a structured
@@ -89,7 +96,7 @@ func (c *Capture) JSON(prog string, code int, summary func(obj map[string]any) s
 	if err != nil {
 		return c.Error("%s was expected to print JSON but printed something else (%v).", prog, err)
 	}
-	return structured(v, code, summary)
+	return c.fit(structured(v, code, summary), "application/json", c.Stdout.bytes())
 }
 
 // JSONOrText is for a command that prints JSON when asked, such as with
@@ -101,7 +108,7 @@ func (c *Capture) JSONOrText(code int) *mcp.CallToolResult {
 	switch v.(type) {
 	case map[string]any, []any:
 		if err == nil {
-			return structured(v, code, nil)
+			return c.fit(structured(v, code, nil), "application/json", c.Stdout.bytes())
 		}
 	}
 	return c.Text(code)
@@ -162,7 +169,7 @@ func (c *Capture) Error(format string, args ...any) *mcp.CallToolResult {
 			fmt.Fprintf(&b, "\n%s:\n%s%s", s.name, strings.TrimRight(text, "\n"), c.note(s))
 		}
 	}
-	return mcp.ErrorResult("%s", b.String())
+	return c.fit(mcp.ErrorResult("%s", b.String()), "text/plain", []byte(b.String()))
 }
 
 // note says how much of a stream was dropped, or is "".
@@ -220,6 +227,13 @@ func (b *Buffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return string(b.buf)
+}
+
+// bytes returns a copy of what was kept.
+func (b *Buffer) bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf)
 }
 
 // Total returns how many bytes were written, kept or not.

@@ -11,10 +11,13 @@
 // "escape PIDFILE" leaves behind a child in a new session (setsid), outside
 // the process group, and exits at once; "reexec PIDFILE" does the same
 // with a child that becomes a shell that execs itself over and over; "progress FILE" writes "working: step 1" to stderr and waits until FILE
-// exists.
+// exists. "lines N" prints N numbered lines of text; "bytes N" prints N
+// bytes that are not UTF-8; "steps N MS" writes "step I of N $STANDIN_SAY"
+// to stderr N times, MS milliseconds apart, then prints "done".
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -23,6 +26,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -84,6 +88,33 @@ func main() {
 		}
 	case has("big"):
 		out["blob"] = strings.Repeat("x", 3<<20)
+	case has("lines"):
+		n := number(after("lines"))
+		w := bufio.NewWriter(os.Stdout)
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(w, "line %d of %d: ünïcödé\n", i, n)
+		}
+		w.Flush()
+		return
+	case has("bytes"):
+		b := make([]byte, number(after("bytes")))
+		for i := range b {
+			b[i] = byte(i*7 + i/256)
+		}
+		os.Stdout.Write(b)
+		return
+	case has("steps"):
+		i := slices.Index(args, "steps")
+		if i+2 >= len(args) {
+			fail("steps needs a count and milliseconds after it")
+		}
+		n, every := number(args[i+1]), time.Duration(number(args[i+2]))*time.Millisecond
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(os.Stderr, "step %d of %d %s\n", i, n, os.Getenv("STANDIN_SAY"))
+			time.Sleep(every)
+		}
+		fmt.Println("done")
+		return
 	case has("notjson"):
 		fmt.Println("this is not JSON")
 		return
@@ -151,6 +182,15 @@ func spawnWith(attr *syscall.SysProcAttr, role, pidfile, stubborn string) {
 	if err := cmd.Start(); err != nil {
 		fail("%v", err)
 	}
+}
+
+// number reads a count given after a word.
+func number(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		fail("want a number, got %q", s)
+	}
+	return n
 }
 
 func appendPid(file string) {

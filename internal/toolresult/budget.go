@@ -1,0 +1,137 @@
+package toolresult
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// Budget cuts a result whose text is longer than the client takes. The
+// cut keeps the head and the tail of the text, with a note between them
+// saying how much was cut and where the rest is: the whole output, kept
+// by Keep as a resource, which the result also links to.
+type Budget struct {
+	// Chars is the most characters (Unicode code points) of text a
+	// result carries; ErrorChars, of an isError result (0: Chars).
+	Chars, ErrorChars int
+	// Setting names the setting that sets Chars, for the note, such as
+	// "outputBudget in mcpship.json".
+	Setting string
+	// Keep keeps the whole output, data, and returns the resource that
+	// names it; ok is false when it was not kept. nil keeps nothing.
+	Keep func(mimeType string, data []byte) (res mcp.Resource, ok bool)
+	// Link adds a "resource_link" block for the kept output to a cut
+	// result: for clients of revision 2025-06-18 and later, which know
+	// the block. The note names the resource either way.
+	Link bool
+}
+
+// minBody is the fewest characters the cut keeps of the text, note
+// included, however long the other blocks are.
+const minBody = 600
+
+// fit cuts res, when its text is over the budget: the last text block,
+// the body, loses its middle, and a structured result loses its
+// structuredContent (the JSON text that duplicates it is what was cut).
+// data is the whole output, of type mimeType, to keep.
+func (c *Capture) fit(res *mcp.CallToolResult, mimeType string, data []byte) *mcp.CallToolResult {
+	b := c.Budget
+	if b == nil || b.Chars <= 0 || len(res.Content) == 0 {
+		return res
+	}
+	limit := b.Chars
+	if res.IsError && b.ErrorChars > 0 {
+		limit = b.ErrorChars
+	}
+	last := len(res.Content) - 1
+	others := 0
+	for _, ct := range res.Content[:last] {
+		others += utf8.RuneCountInString(ct.Text)
+	}
+	body := res.Content[last].Text
+	total := utf8.RuneCountInString(body)
+	if others+total <= limit {
+		return res
+	}
+	var link *mcp.Resource
+	if b.Keep != nil {
+		if r, ok := b.Keep(mimeType, data); ok {
+			link = &r
+		}
+	}
+	room := max(limit-others, minBody)
+	note := func(from, to, lines, chars int) string {
+		var s strings.Builder
+		s.WriteString("\n[… ")
+		if lines > 0 {
+			fmt.Fprintf(&s, "lines %d to %d of %d (%d characters)", from, to, lines, chars)
+		} else {
+			fmt.Fprintf(&s, "%d of %d characters", chars, total)
+		}
+		fmt.Fprintf(&s, " cut here to fit the output budget of %d characters (%s). ", limit, b.Setting)
+		if link != nil {
+			fmt.Fprintf(&s, "The whole output, %d bytes, is the resource %s: read it with resources/read, or narrow the request.", link.Size, link.URI)
+		} else {
+			s.WriteString("The rest was not kept: narrow the request, or raise the budget.")
+		}
+		s.WriteString(" …]\n")
+		return s.String()
+	}
+	res.Content[last].Text = cutMiddle(body, room, note)
+	res.StructuredContent = nil
+	if link != nil && b.Link {
+		res.Content = append(res.Content, mcp.Content{Type: "resource_link", URI: link.URI, Name: link.Name,
+			Description: link.Description, MimeType: link.MimeType, Size: link.Size})
+	}
+	return res
+}
+
+// cutMiddle returns text in at most room characters: its head, the note,
+// and its tail. The head ends and the tail begins at a line break when one
+// is near. note gets the lines cut (from, to, of how many lines; 0 when
+// the text is one line) and the characters cut.
+func cutMiddle(text string, room int, note func(from, to, lines, chars int) string) string {
+	total := utf8.RuneCountInString(text)
+	lines := strings.Count(text, "\n")
+	if !strings.HasSuffix(text, "\n") {
+		lines++
+	}
+	if lines == 1 {
+		lines = 0
+	}
+	// The note is longest with the largest numbers.
+	keep := max(room-utf8.RuneCountInString(note(total, total, lines, total)), 2)
+	headLen := byteOffset(text, keep*6/10)
+	if nl := strings.LastIndexByte(text[:headLen], '\n'); nl >= 0 && nl >= headLen*4/5 {
+		headLen = nl + 1
+	}
+	tailLen := len(text) - byteOffset(text, total-(keep-keep*6/10))
+	tailStart := len(text) - tailLen
+	if nl := strings.IndexByte(text[tailStart:], '\n'); nl >= 0 && nl < tailLen/5 && tailStart+nl+1 < len(text) {
+		tailStart += nl + 1
+	}
+	if tailStart < headLen {
+		tailStart = headLen
+	}
+	head, cut, tail := text[:headLen], text[headLen:tailStart], text[tailStart:]
+	from := strings.Count(head, "\n") + 1
+	to := from + strings.Count(cut, "\n")
+	if strings.HasSuffix(cut, "\n") {
+		to--
+	}
+	return head + note(from, to, lines, utf8.RuneCountInString(cut)) + tail
+}
+
+// byteOffset returns the offset in s of the character numbered n (the
+// length of s when it has fewer).
+func byteOffset(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
+}
