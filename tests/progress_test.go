@@ -2,9 +2,11 @@ package tests
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -61,8 +63,13 @@ func TestProgressWhileACommandRuns(t *testing.T) {
 
 	gofile := filepath.Join(t.TempDir(), "go")
 	call(2, map[string]any{"progressToken": "tok"}, gofile)
+	// The stand-in writes "starting" and "working: step 1" at once, then
+	// waits: the first line read goes out at once (both may come in one
+	// read), the second after the gap, then heartbeats every 50ms say how
+	// long it has run.
 	var last float64
-	for n := 0; n < 3; n++ {
+	var msgs []string
+	for n := 0; n < 5; n++ {
 		m := next()
 		if m.Method != "notifications/progress" || string(m.Params.ProgressToken) != `"tok"` {
 			t.Fatalf("want progress for tok, got %+v", m)
@@ -71,12 +78,13 @@ func TestProgressWhileACommandRuns(t *testing.T) {
 			t.Errorf("progress %v after %v: it must increase", m.Params.Progress, last)
 		}
 		last = m.Params.Progress
-		if !strings.HasPrefix(m.Params.Message, "standin has run for ") {
-			t.Errorf("progress message %q does not say how long the command has run", m.Params.Message)
-		}
-		if n == 2 && !strings.HasSuffix(m.Params.Message, ": working: step 1") {
-			t.Errorf("progress message %q does not end with the latest stderr line", m.Params.Message)
-		}
+		msgs = append(msgs, m.Params.Message)
+	}
+	if (msgs[0] != "starting" && msgs[0] != "working: step 1") || !slices.Contains(msgs, "working: step 1") {
+		t.Errorf("progress messages %q do not carry the stderr lines, the first at once", msgs)
+	}
+	if m := msgs[4]; !strings.HasPrefix(m, "standin has run for ") || !strings.HasSuffix(m, ": working: step 1") {
+		t.Errorf("heartbeat %q does not say how long the command has run and its latest stderr line", m)
 	}
 	if err := os.WriteFile(gofile, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -104,5 +112,90 @@ func TestProgressWhileACommandRuns(t *testing.T) {
 	stdin.Close()
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("serve exit after EOF: %v", err)
+	}
+}
+
+// progressOf calls tool with a progressToken and returns the messages of
+// the progress notifications that came before its result, and the result.
+func progressOf(t *testing.T, args []string, tool string, words ...string) ([]string, string) {
+	t.Helper()
+	cmd, stdin, lines := startRaw(t, args...)
+	send := func(v any) {
+		b, _ := json.Marshal(v)
+		if _, err := io.WriteString(stdin, string(b)+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{
+		"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "1"}}})
+	send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{
+		"name": tool, "arguments": map[string]any{"words": words}, "_meta": map[string]any{"progressToken": 7}}})
+	var msgs []string
+	for {
+		var l string
+		select {
+		case l = <-lines:
+		case <-time.After(time.Minute):
+			t.Fatalf("no result within a minute; progress so far: %q", msgs)
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Message string `json:"message"`
+			} `json:"params"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("not JSON: %s", l)
+		}
+		switch {
+		case string(m.ID) == "2":
+			stdin.Close()
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("serve exit after EOF: %v", err)
+			}
+			return msgs, string(m.Result)
+		case m.Method == "notifications/progress":
+			msgs = append(msgs, m.Params.Message)
+		}
+	}
+}
+
+// TestProgressFollowsStderr: a run of 4 steps a second apart, shorter
+// than the heartbeat interval, reports each step as it is written.
+func TestProgressFollowsStderr(t *testing.T) {
+	msgs, res := progressOf(t, []string{"serve", "--manifest", outputManifest}, "print", "steps", "4", "700")
+	for i := 1; i <= 4; i++ {
+		if want := fmt.Sprintf("step %d of 4", i); !slices.ContainsFunc(msgs, func(m string) bool { return strings.HasPrefix(m, want) }) {
+			t.Errorf("no progress carries %q: %q", want, msgs)
+		}
+	}
+	if !strings.Contains(res, "done") {
+		t.Errorf("result %s", res)
+	}
+}
+
+// TestProgressIsRateLimited: 300 lines written at once give a few
+// notifications, not 300.
+func TestProgressIsRateLimited(t *testing.T) {
+	msgs, _ := progressOf(t, []string{"serve", "--manifest", outputManifest}, "print", "steps", "300", "0")
+	if len(msgs) > 5 {
+		t.Errorf("%d progress notifications for 300 lines written at once: %q", len(msgs), msgs)
+	}
+}
+
+// TestProgressHidesSecrets: a program that writes its token to stderr
+// does not send it to the client as progress.
+func TestProgressHidesSecrets(t *testing.T) {
+	msgs, _ := progressOf(t, []string{"serve", "--manifest", outputManifest, "--progress-interval", "100ms"}, "say", "steps", "3", "300")
+	if len(msgs) < 3 {
+		t.Fatalf("want progress for each step, got %q", msgs)
+	}
+	for _, m := range msgs {
+		if strings.Contains(m, "tok-3b9f0c2e7d") || !strings.Contains(m, "with <hidden>") {
+			t.Errorf("progress %q: want the token hidden", m)
+		}
 	}
 }

@@ -183,7 +183,7 @@ type runResult struct {
 // run starts argv in its own process group with stdin closed and waits
 // for it, stopping the whole group when ctx ends or the timeout passes.
 // No process of the group outlives run. While it waits, it reports
-// progress to req every ProgressInterval.
+// progress to req (see wait).
 func (t *tool) run(ctx context.Context, req *mcp.CallRequest, prog string, argv, env []string) *runResult {
 	r := &runResult{code: -1, out: toolresult.New(t.maxOut, "maxOutputBytes in "+t.m.file)}
 	start := time.Now()
@@ -197,7 +197,7 @@ func (t *tool) run(ctx context.Context, req *mcp.CallRequest, prog string, argv,
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
-	err = t.wait(ctx, req, r, waited, func() error { return procgroup.Stop(cmd.Process.Pid, waited) }, start)
+	err = t.wait(ctx, req, r, waited, func() error { return procgroup.Stop(cmd.Process.Pid, waited) }, start, hider(env))
 	// The leader has exited; stop whatever it left running in its group,
 	// and what left the group.
 	procgroup.Reap(cmd.Process.Pid)
@@ -213,21 +213,48 @@ func (t *tool) run(ctx context.Context, req *mcp.CallRequest, prog string, argv,
 	return r
 }
 
+// lineGap is the shortest time between two progress notifications that
+// carry stderr lines: at most four a second, however fast the program
+// writes. A line that comes sooner is sent when the gap has passed, or a
+// later one instead.
+const lineGap = 250 * time.Millisecond
+
 // wait waits for the run to end, when waited receives its error, calling
-// stop on timeout or cancellation and reporting progress meanwhile. It
-// returns the run's error: the leader's Wait error, or the worker's.
-func (t *tool) wait(ctx context.Context, req *mcp.CallRequest, r *runResult, waited <-chan error, stop func() error, start time.Time) error {
+// stop on timeout or cancellation. It returns the run's error: the
+// leader's Wait error, or the worker's. Meanwhile it reports progress to
+// req: each new stderr line (at most one per lineGap), and, when nothing
+// was sent for ProgressInterval, how long the command has run. hide
+// hides the values of secret variables in both.
+func (t *tool) wait(ctx context.Context, req *mcp.CallRequest, r *runResult, waited <-chan error, stop func() error, start time.Time, hide func(string) string) error {
 	timer := time.NewTimer(t.timeout)
 	defer timer.Stop()
 	every := t.m.ProgressInterval
 	if every <= 0 {
 		every = DefaultProgressInterval
 	}
-	tick := time.NewTicker(every)
-	defer tick.Stop()
+	heartbeat := time.NewTimer(every)
+	defer heartbeat.Stop()
+	ended, seen := r.out.Stderr.Lines()
+	var gap *time.Timer
+	var gapDone <-chan time.Time // set while a line waits for the gap
+	var lastSent time.Time
+	send := func(msg string) {
+		req.Progress(time.Since(start).Seconds(), 0, hide(msg))
+		lastSent = time.Now()
+		heartbeat.Reset(every)
+	}
+	sendLine := func() {
+		if n, line := r.out.Stderr.Completed(); n != seen {
+			seen = n
+			send(line)
+		}
+	}
 	for {
 		select {
 		case err := <-waited:
+			if gap != nil {
+				gap.Stop()
+			}
 			return err
 		case <-timer.C:
 			r.timedOut = true
@@ -235,13 +262,25 @@ func (t *tool) wait(ctx context.Context, req *mcp.CallRequest, r *runResult, wai
 		case <-ctx.Done():
 			r.cancelled = true
 			return stop()
-		case <-tick.C:
-			elapsed := time.Since(start)
-			msg := fmt.Sprintf("%s has run for %v", t.program(), elapsed.Round(time.Second))
+		case <-ended:
+			if gapDone != nil {
+				break // the line waiting is replaced by this one
+			}
+			if wait := lineGap - time.Since(lastSent); wait > 0 {
+				gap = time.NewTimer(wait)
+				gapDone = gap.C
+			} else {
+				sendLine()
+			}
+		case <-gapDone:
+			gapDone = nil
+			sendLine()
+		case <-heartbeat.C:
+			msg := fmt.Sprintf("%s has run for %v", t.program(), time.Since(start).Round(time.Second))
 			if line := r.out.Stderr.LastLine(); line != "" {
 				msg += ": " + line
 			}
-			req.Progress(elapsed.Seconds(), 0, msg)
+			send(msg)
 		}
 	}
 }

@@ -186,7 +186,7 @@ func (t *tool) runWarm(ctx context.Context, req *mcp.CallRequest, prog string, a
 		resp, err = t.pool(prog, env).Do(callCtx, argv[t.worker.shared:], &r.out.Stderr)
 		done <- err
 	}()
-	err := t.wait(ctx, req, r, done, func() error { cancel(); return <-done }, start)
+	err := t.wait(ctx, req, r, done, func() error { cancel(); return <-done }, start, hider(env))
 	switch {
 	case errors.Is(err, worker.ErrUnavailable) && !r.cancelled && !r.timedOut:
 		return nil

@@ -191,8 +191,10 @@ type Buffer struct {
 	max   int
 	buf   []byte
 	total int64
-	line  []byte // the line being written, at most maxLine bytes
-	last  string // the last complete non-blank line
+	line  []byte        // the line being written, at most maxLine bytes
+	last  string        // the last complete non-blank line
+	lines int           // complete non-blank lines written
+	ended chan struct{} // gets a value when a line ends, if made (Lines)
 }
 
 // maxLine bounds what LastLine keeps of one line.
@@ -216,6 +218,13 @@ func (b *Buffer) Write(p []byte) (int, error) {
 		b.line = append(b.line, rest[:min(i, maxLine-len(b.line))]...)
 		if l := bytes.TrimSpace(b.line); len(l) > 0 {
 			b.last = string(l)
+			b.lines++
+			if b.ended != nil {
+				select {
+				case b.ended <- struct{}{}:
+				default: // one is pending already
+				}
+			}
 		}
 		b.line, rest = b.line[:0], rest[i+1:]
 	}
@@ -241,6 +250,26 @@ func (b *Buffer) Total() int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.total
+}
+
+// Lines returns a channel that gets a value when a non-blank line has
+// been written since the last value was taken (values do not pile up),
+// and how many such lines were written so far.
+func (b *Buffer) Lines() (ended <-chan struct{}, n int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ended == nil {
+		b.ended = make(chan struct{}, 1)
+	}
+	return b.ended, b.lines
+}
+
+// Completed returns the number of complete non-blank lines written and the
+// last of them, at most 200 bytes of it, as valid UTF-8.
+func (b *Buffer) Completed() (n int, last string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.lines, strings.ToValidUTF8(b.last, "\uFFFD")
 }
 
 // LastLine returns the last non-blank line written so far (the line
