@@ -48,7 +48,7 @@ func serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "stderr log level: debug, info, warn or error"},
 			&cli.StringSliceFlag{Name: "manifest", Usage: "serve the tools `FILE` declares; see docs/manifest.md (repeatable, or a comma-separated list)"},
 			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "session default `NAME=VALUE` for an input a call leaves out; NAME is INPUT or TOOL.INPUT (repeatable)"},
-			&cli.DurationFlag{Name: "progress-interval", Value: manifest.DefaultProgressInterval, Usage: "how often a running manifest command reports progress to a call that asked for it"},
+			&cli.DurationFlag{Name: "progress-interval", Value: manifest.DefaultProgressInterval, Usage: "after this long without a new stderr line, a running manifest command sends a heartbeat to a call that asked for progress"},
 		},
 		OnUsageError: usageError,
 		Action:       serve,

@@ -26,10 +26,12 @@ type Manifest struct {
 	Version     string `json:"version"`
 	Author      string `json:"author"`
 
-	// ProgressInterval is how often a running command reports progress
-	// (notifications/progress) to a call that gave a progressToken: the
-	// elapsed time and the last line the command wrote to stderr. It is
-	// not read from the file. Default DefaultProgressInterval.
+	// ProgressInterval is how long a running command may go without a
+	// new stderr line before a call that gave a progressToken gets a
+	// heartbeat (notifications/progress): the elapsed time and the last
+	// line the command wrote to stderr. Each new line is reported as it
+	// comes regardless. It is not read from the file. Default
+	// DefaultProgressInterval.
 	ProgressInterval time.Duration `json:"-"`
 	// Logger receives what happens outside a call, such as a worker
 	// that could not start, and the result cache's debug lines (a hit, a
