@@ -365,7 +365,38 @@ func (ss *session) invoke(ctx context.Context, rt *registeredTool, req *CallRequ
 		}
 		res.Content = append(res.Content, Content{Type: "text", Text: string(b)})
 	}
+	if rt.output != nil && !res.IsError {
+		if msg := rt.checkOutput(res); msg != "" {
+			res = &CallToolResult{Content: append([]Content{{Type: "text", Text: msg}}, res.Content...), IsError: true, Meta: res.Meta}
+		}
+	}
 	return res, nil
+}
+
+// checkOutput checks a result of a tool with an output schema: its
+// structuredContent must be there and match. It returns what differs, for
+// an isError result in its place, which carries the result's content but
+// no structuredContent: clients that check the schema refuse a result
+// that does not match it, failing the call with nothing for the model.
+func (rt *registeredTool) checkOutput(res *CallToolResult) string {
+	name := rt.tool.Name
+	if res.StructuredContent == nil {
+		return fmt.Sprintf("tool %s declares an outputSchema, but its result has no structuredContent; it is sent as an error, with the content it had", name)
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return fmt.Sprintf("tool %s: structuredContent cannot be encoded: %v", name, err)
+	}
+	v, err := decodeWithDecoder(b)
+	if err != nil {
+		return fmt.Sprintf("tool %s: structuredContent cannot be read back: %v", name, err)
+	}
+	var errs []string
+	rt.output.validate("structuredContent", v, &errs)
+	if len(errs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the result of tool %s does not match its outputSchema, so it is sent as an error, with the content it had:\n- %s", name, strings.Join(errs, "\n- "))
 }
 
 func hasText(cs []Content) bool {

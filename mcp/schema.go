@@ -115,8 +115,16 @@ func (s *schema) compileType(d map[string]any, at string) error {
 	default:
 		return fmt.Errorf("%s.type: must be a string or an array of strings", at)
 	}
+	for _, name := range s.types {
+		if !slices.Contains(typeNames, name) {
+			return fmt.Errorf("%s.type: %q is not a JSON Schema type; use one of %s", at, name, strings.Join(typeNames, ", "))
+		}
+	}
 	return nil
 }
+
+// typeNames are the types of JSON Schema.
+var typeNames = []string{"string", "number", "integer", "boolean", "object", "array", "null"}
 
 // compileMembers reads what an object's members must be: "properties",
 // "required", "additionalProperties", and an array's "items".

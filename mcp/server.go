@@ -73,6 +73,7 @@ type Server struct {
 type registeredTool struct {
 	tool    Tool
 	input   *schema
+	output  *schema // nil without an output schema
 	handler ToolHandler
 	headers []headerParam // arguments mirrored into Mcp-Param-* headers
 }
@@ -109,7 +110,8 @@ func NewServer(info Implementation, opts *ServerOptions) *Server {
 // valid (see
 // [ValidToolName]) or taken, or the input schema is not a JSON Schema of an
 // object, or gives a property a default that the property's own schema
-// refuses. Tools are listed in the order they were added.
+// refuses, or the output schema is not a JSON Schema of an object. Tools
+// are listed in the order they were added.
 func (s *Server) AddTool(t Tool, h ToolHandler) error {
 	if !ValidToolName(t.Name) {
 		return fmt.Errorf("mcp: invalid tool name %q: use 1 to 64 letters, digits, '_' or '-'", t.Name)
@@ -126,8 +128,9 @@ func (s *Server) AddTool(t Tool, h ToolHandler) error {
 	if err != nil {
 		return fmt.Errorf("mcp: tool %q: inputSchema: %v", t.Name, err)
 	}
+	var out *schema
 	if len(t.OutputSchema) > 0 {
-		if _, err := compileSchema(t.OutputSchema); err != nil {
+		if out, err = outputSchema(t.OutputSchema); err != nil {
 			return fmt.Errorf("mcp: tool %q: outputSchema: %v", t.Name, err)
 		}
 	}
@@ -137,7 +140,7 @@ func (s *Server) AddTool(t Tool, h ToolHandler) error {
 		return fmt.Errorf("mcp: tool %q registered twice", t.Name)
 	}
 	s.index[t.Name] = len(s.tools)
-	s.tools = append(s.tools, &registeredTool{tool: t, input: in, handler: h, headers: headers})
+	s.tools = append(s.tools, &registeredTool{tool: t, input: in, output: out, handler: h, headers: headers})
 	s.pages = nil // rebuilt on the next tools/list
 	return nil
 }
@@ -187,6 +190,20 @@ func objectSchema(raw json.RawMessage) (*schema, json.RawMessage, error) {
 		return nil, nil, err
 	}
 	return sc, raw, nil
+}
+
+// outputSchema compiles a tool's output schema, which must describe an
+// object: structuredContent is one, and clients refuse a tool whose
+// outputSchema does not say "type": "object".
+func outputSchema(raw json.RawMessage) (*schema, error) {
+	doc, err := decodeSchema(raw)
+	if err != nil {
+		return nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	if m, ok := doc.(map[string]any); !ok || m["type"] != "object" {
+		return nil, errors.New(`must describe an object, with "type": "object" (structuredContent is one)`)
+	}
+	return compileValue(doc, "outputSchema")
 }
 
 func (s *Server) tool(name string) (*registeredTool, bool) {

@@ -159,3 +159,24 @@ func (testResources) ReadResource(_ context.Context, uri string) ([]ResourceCont
 	}
 	return nil, &Error{Code: CodeResourceNotFound, Message: "resource not found: " + uri, Data: map[string]any{"uri": uri}}
 }
+
+// addShapeTool adds the tool "shape" {v}, whose result carries v as its
+// structuredContent, checked against an output schema.
+func addShapeTool(t testing.TB, s *Server) {
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(s.AddTool(Tool{
+		Name:         "shape",
+		InputSchema:  ObjectSchema(map[string]any{"v": map[string]any{}}),
+		OutputSchema: ObjectSchema(map[string]any{"n": map[string]any{"type": "integer"}, "tags": map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}, "n"),
+	}, func(_ context.Context, req *CallRequest) (*CallToolResult, error) {
+		var in struct{ V any }
+		if err := req.Bind(&in); err != nil {
+			return nil, err
+		}
+		return StructuredResult(in.V, ""), nil
+	}))
+}

@@ -19,12 +19,27 @@ type Tool struct {
 	// are checked against it, and a top-level property's "default" is
 	// added to the arguments of a call that leaves the property out.
 	InputSchema json.RawMessage `json:"inputSchema"`
-	// OutputSchema, when set, describes the result's
-	// [CallToolResult.StructuredContent], which every result must then
-	// carry.
+	// OutputSchema, when set, is a JSON Schema of an object that
+	// describes the result's [CallToolResult.StructuredContent], which
+	// every result that is not an error must then carry. A result whose
+	// structuredContent is missing or does not match is sent as an
+	// isError result that says what differs, with the content it had.
 	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
 	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
-	Meta         map[string]any   `json:"_meta,omitempty"`
+	// Icons are images a client may show for the tool (revision
+	// 2025-11-25).
+	Icons []Icon         `json:"icons,omitempty"`
+	Meta  map[string]any `json:"_meta,omitempty"`
+}
+
+// Icon is an image for a tool: its URL (https: or a data: URI), and
+// optionally its MIME type, its sizes ("48x48", "any") and the theme it is
+// drawn for ("light" or "dark").
+type Icon struct {
+	Src      string   `json:"src"`
+	MimeType string   `json:"mimeType,omitempty"`
+	Sizes    []string `json:"sizes,omitempty"`
+	Theme    string   `json:"theme,omitempty"`
 }
 
 // ToolAnnotations are hints about a tool's behaviour. Clients may use them

@@ -32,10 +32,11 @@ var update = flag.Bool("update", false, "rewrite the server lines of the golden 
 // "close" closes the server's input; the server must then write exactly the
 // lines that follow and end the session. The literal text {BIG:n} in a
 // client line stands for n bytes of 'x'. "option resources 1" gives the
-// server testResources.
+// server testResources, "option shape-tool 1" the tool of addShapeTool.
 type transcript struct {
-	opts  ServerOptions
-	steps []step
+	opts      ServerOptions
+	shapeTool bool // option shape-tool 1: addShapeTool
+	steps     []step
 }
 
 type step struct {
@@ -87,6 +88,8 @@ func readTranscript(t *testing.T, file string) *transcript {
 				tr.opts.PageSize = v
 			case "max-concurrent-calls":
 				tr.opts.MaxConcurrentCalls = v
+			case "shape-tool":
+				tr.shapeTool = v != 0
 			case "resources":
 				if v != 0 {
 					tr.opts.Resources = testResources{}
@@ -130,6 +133,9 @@ func runTranscript(t *testing.T, tr *transcript) [][]string {
 	opts := tr.opts
 	opts.DrainTimeout = 5 * time.Second
 	srv := newTestServer(t, &opts)
+	if tr.shapeTool {
+		addShapeTool(t, srv)
+	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	served := make(chan error, 1)

@@ -113,6 +113,14 @@ type Tool struct {
 	// Worker keeps the program warm between calls; nil runs it cold,
 	// one process per call.
 	Worker *Worker `json:"worker"`
+	// Annotations are the same hints by their MCP names, for authors who
+	// write those, and the annotations' own title.
+	Annotations *Annotations `json:"annotations"`
+	// OutputSchema is a JSON Schema of the structuredContent (output
+	// "json" only); a result that does not match it is an isError result.
+	OutputSchema any `json:"outputSchema"`
+	// Icons are images a client may show for the tool.
+	Icons []Icon `json:"icons"`
 	// Cache keeps the tool's results and serves them again while the
 	// files they depend on are unchanged (read-only tools only).
 	Cache *Cache `json:"cache"`
@@ -188,4 +196,21 @@ var DefaultPassEnv = []string{
 	// Windows needs these to start most programs.
 	"SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP",
 	"USERPROFILE", "APPDATA", "LOCALAPPDATA", "PROGRAMDATA",
+}
+
+// Annotations are a tool's MCP annotations, by their MCP names.
+type Annotations struct {
+	Title           string `json:"title"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint"`
+	DestructiveHint *bool  `json:"destructiveHint"`
+	IdempotentHint  *bool  `json:"idempotentHint"`
+	OpenWorldHint   *bool  `json:"openWorldHint"`
+}
+
+// Icon is an image for a tool, as MCP describes one.
+type Icon struct {
+	Src      string   `json:"src"`
+	MimeType string   `json:"mimeType"`
+	Sizes    []string `json:"sizes"`
+	Theme    string   `json:"theme"`
 }

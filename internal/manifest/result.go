@@ -38,7 +38,17 @@ func (t *tool) result(r *runResult) *mcp.CallToolResult {
 			return b.String()
 		}
 	}
-	return r.out.JSON(prog, r.code, summary)
+	res := r.out.JSON(prog, r.code, summary)
+	if t.outputSchema != nil && !res.IsError && res.StructuredContent == nil {
+		// Cut to the budget: what is left is not the JSON the schema
+		// describes, and a result without structuredContent would break
+		// clients that check it.
+		res.IsError = true
+		res.Content = append([]mcp.Content{{Type: "text", Text: fmt.Sprintf(
+			"%s printed JSON longer than the output budget of %d characters (outputBudget in %s), so it cannot be given as structuredContent; the head and the tail follow, and the whole JSON is the resource named below.",
+			prog, t.budget, t.m.file)}}, res.Content...)
+	}
+	return res
 }
 
 func (t *tool) dirName() string {

@@ -20,20 +20,22 @@ type tool struct {
 	inputs map[string]*input
 	order  []string // input names, sorted
 
-	output      string
-	okCodes     []int
-	dir         string
-	env         map[string]string
-	passEnv     []string
-	timeout     time.Duration
-	maxOut      int
-	budget      int // characters of a result; errorBudget, of an isError one
-	errorBudget int
-	summary     *template.Template
-	readOnly    bool
-	worker      *warm  // nil: every call runs cold
-	negative    []slot // numeric inputs in positional slots, for Warnings
-	cache       *cacheSpec
+	output       string
+	okCodes      []int
+	dir          string
+	env          map[string]string
+	passEnv      []string
+	timeout      time.Duration
+	maxOut       int
+	budget       int // characters of a result; errorBudget, of an isError one
+	errorBudget  int
+	summary      *template.Template
+	readOnly     bool
+	worker       *warm           // nil: every call runs cold
+	negative     []slot          // numeric inputs in positional slots, for Warnings
+	outputSchema json.RawMessage // nil without one
+	icons        []mcp.Icon
+	cache        *cacheSpec
 }
 
 // slot is a command element, by JSON path, and the input it starts with.
@@ -131,12 +133,17 @@ func (t *tool) inputSchema() json.RawMessage {
 func (t *tool) mcpTool() mcp.Tool {
 	ann := &mcp.ToolAnnotations{ReadOnlyHint: mcp.Bool(t.readOnly),
 		DestructiveHint: t.spec.Destructive, IdempotentHint: t.spec.Idempotent, OpenWorldHint: t.spec.OpenWorld}
+	if t.spec.Annotations != nil {
+		ann.Title = t.spec.Annotations.Title
+	}
 	tool := mcp.Tool{
-		Name:        t.spec.Name,
-		Title:       t.spec.Title,
-		Description: t.spec.Description,
-		InputSchema: t.inputSchema(),
-		Annotations: ann,
+		Name:         t.spec.Name,
+		Title:        t.spec.Title,
+		Description:  t.spec.Description,
+		InputSchema:  t.inputSchema(),
+		OutputSchema: t.outputSchema,
+		Annotations:  ann,
+		Icons:        t.icons,
 	}
 	if t.budget > claudeMaxResultChars {
 		// Claude Code sets aside in a file a result longer than this,
