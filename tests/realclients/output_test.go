@@ -74,8 +74,6 @@ func runTSOutput(t *testing.T, http bool, manifest string, plan map[string]any, 
 	return got
 }
 
-
-
 // TestTypeScriptSDKReadsCutOutput: the TypeScript SDK's Client calls a tool
 // whose output is over its budget, gets the head and tail with a
 // resource_link, and reads the resource back: every byte of the program's
