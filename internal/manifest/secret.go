@@ -41,6 +41,15 @@ func hider(env []string) func(string) string {
 		for _, v := range values {
 			s = strings.ReplaceAll(s, v, hidden)
 		}
+		// A line is cut at 200 bytes, possibly inside a secret: hide
+		// the start of one that ends the message.
+		for _, v := range values {
+			for k := len(v) - 1; k >= 4; k-- {
+				if strings.HasSuffix(s, v[:k]) {
+					return s[:len(s)-k] + hidden
+				}
+			}
+		}
 		return s
 	}
 }
