@@ -39,11 +39,13 @@ import (
 // token, allow-origin, max-body-bytes, max-sessions, max-concurrent-calls,
 // session-key, session-lifetime, replicas N (that many handlers of one
 // server each, sharing the options; a request line ending in @N goes to
-// the Nth, else to the first), and sql-tool (see addSQLTool).
+// the Nth, else to the first), sql-tool (see addSQLTool)
+// and resources (testResources).
 type httpTranscript struct {
 	opts      HTTPOptions
 	replicas  int
 	sqlTool   bool     // add the tool "sql", whose region is mirrored in Mcp-Param-Region
+	resources bool     // serve testResources
 	header    []string // the lines before the first exchange
 	exchanges []httpExchange
 }
@@ -66,7 +68,11 @@ func TestHTTPTranscripts(t *testing.T) {
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
 			tr := readHTTPTranscript(t, file)
-			s := newTestServer(t, nil)
+			var opts *ServerOptions
+			if tr.resources {
+				opts = &ServerOptions{Resources: testResources{}}
+			}
+			s := newTestServer(t, opts)
 			if tr.sqlTool {
 				addSQLTool(t, s)
 			}
@@ -139,6 +145,8 @@ func readHTTPTranscript(t *testing.T, file string) *httpTranscript {
 				setHTTPOption(t, &tr.opts, f[1], f[2])
 			} else if line == "option sql-tool" {
 				tr.sqlTool = true
+			} else if line == "option resources" {
+				tr.resources = true
 			}
 		case line == "" || strings.HasPrefix(line, "#"):
 			pending = append(pending, line)
