@@ -35,8 +35,10 @@ const minBody = 600
 // fit cuts res, when its text is over the budget: the last text block,
 // the body, loses its middle, and a structured result loses its
 // structuredContent (the JSON text that duplicates it is what was cut).
-// data is the whole output, of type mimeType, to keep.
-func (c *Capture) fit(res *mcp.CallToolResult, mimeType string, data []byte) *mcp.CallToolResult {
+// data is the whole output, of type mimeType, to keep, and total how many
+// bytes the program wrote of it (more than data when the limit of New cut
+// it).
+func (c *Capture) fit(res *mcp.CallToolResult, mimeType string, data []byte, total int64) *mcp.CallToolResult {
 	b := c.Budget
 	if b == nil || b.Chars <= 0 || len(res.Content) == 0 {
 		return res
@@ -51,9 +53,13 @@ func (c *Capture) fit(res *mcp.CallToolResult, mimeType string, data []byte) *mc
 		others += utf8.RuneCountInString(ct.Text)
 	}
 	body := res.Content[last].Text
-	total := utf8.RuneCountInString(body)
-	if others+total <= limit {
+	chars := utf8.RuneCountInString(body)
+	if others+chars <= limit {
 		return res
+	}
+	room := max(limit-others, minBody)
+	if chars <= room {
+		return res // the other blocks are over the budget; the body is short already
 	}
 	var link *mcp.Resource
 	if b.Keep != nil {
@@ -61,19 +67,21 @@ func (c *Capture) fit(res *mcp.CallToolResult, mimeType string, data []byte) *mc
 			link = &r
 		}
 	}
-	room := max(limit-others, minBody)
-	note := func(from, to, lines, chars int) string {
+	note := func(from, to, lines, cut int) string {
 		var s strings.Builder
 		s.WriteString("\n[… ")
 		if lines > 0 {
-			fmt.Fprintf(&s, "lines %d to %d of %d (%d characters)", from, to, lines, chars)
+			fmt.Fprintf(&s, "lines %d to %d of %d (%d characters)", from, to, lines, cut)
 		} else {
-			fmt.Fprintf(&s, "%d of %d characters", chars, total)
+			fmt.Fprintf(&s, "%d of %d characters", cut, chars)
 		}
 		fmt.Fprintf(&s, " cut here to fit the output budget of %d characters (%s). ", limit, b.Setting)
-		if link != nil {
+		switch {
+		case link != nil && total > link.Size:
+			fmt.Fprintf(&s, "The first %d of the %d bytes printed, all that %s keeps, are the resource %s: read it with resources/read, or narrow the request.", link.Size, total, c.limit, link.URI)
+		case link != nil:
 			fmt.Fprintf(&s, "The whole output, %d bytes, is the resource %s: read it with resources/read, or narrow the request.", link.Size, link.URI)
-		} else {
+		default:
 			s.WriteString("The rest was not kept: narrow the request, or raise the budget.")
 		}
 		s.WriteString(" …]\n")

@@ -147,3 +147,16 @@ func TestBudgetNotKept(t *testing.T) {
 		t.Errorf("got %+v", res.Content)
 	}
 }
+
+// TestBudgetAfterTheLimit: when maxOutputBytes cut stdout, the note says
+// the resource holds the first bytes only.
+func TestBudgetAfterTheLimit(t *testing.T) {
+	var kept []byte
+	c := budgeted("", 1000, &kept)
+	c.Stdout.max = 5000
+	fmt.Fprint(&c.Stdout, numbered(2000))
+	res := c.Text(0)
+	if want := fmt.Sprintf("The first 5000 of the %d bytes printed, all that LIMIT keeps, are the resource mcpship://output/x-1", len(numbered(2000))); !strings.Contains(res.Content[0].Text, want) || len(kept) != 5000 {
+		t.Errorf("kept %d bytes; note:\n%s", len(kept), res.Content[0].Text)
+	}
+}

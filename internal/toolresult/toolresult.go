@@ -79,7 +79,7 @@ func (c *Capture) Text(code int) *mcp.CallToolResult {
 		}
 		text += fmt.Sprintf("(exit status %d)", code)
 	}
-	return c.fit(mcp.TextResult(text), "text/plain", c.Stdout.bytes())
+	return c.fit(mcp.TextResult(text), "text/plain", c.Stdout.bytes(), c.Stdout.Total())
 }
 
 // JSON returns stdout, which must be one JSON value, as a structured
@@ -96,7 +96,7 @@ func (c *Capture) JSON(prog string, code int, summary func(obj map[string]any) s
 	if err != nil {
 		return c.Error("%s was expected to print JSON but printed something else (%v).", prog, err)
 	}
-	return c.fit(structured(v, code, summary), "application/json", c.Stdout.bytes())
+	return c.fit(structured(v, code, summary), "application/json", c.Stdout.bytes(), c.Stdout.Total())
 }
 
 // JSONOrText is for a command that prints JSON when asked, such as with
@@ -108,7 +108,7 @@ func (c *Capture) JSONOrText(code int) *mcp.CallToolResult {
 	switch v.(type) {
 	case map[string]any, []any:
 		if err == nil {
-			return c.fit(structured(v, code, nil), "application/json", c.Stdout.bytes())
+			return c.fit(structured(v, code, nil), "application/json", c.Stdout.bytes(), c.Stdout.Total())
 		}
 	}
 	return c.Text(code)
@@ -169,7 +169,7 @@ func (c *Capture) Error(format string, args ...any) *mcp.CallToolResult {
 			fmt.Fprintf(&b, "\n%s:\n%s%s", s.name, strings.TrimRight(text, "\n"), c.note(s))
 		}
 	}
-	return c.fit(mcp.ErrorResult("%s", b.String()), "text/plain", []byte(b.String()))
+	return c.fit(mcp.ErrorResult("%s", b.String()), "text/plain", []byte(b.String()), int64(b.Len()))
 }
 
 // note says how much of a stream was dropped, or is "".
