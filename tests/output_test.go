@@ -193,3 +193,34 @@ func TestOutputBudgetErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCutResultsAreNotCached: a cached tool's result that was cut links to
+// an output the session keeps only for a while, so it is never stored:
+// the same call runs again and links to an output that can be read.
+func TestCutResultsAreNotCached(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "m.json")
+	if err := os.WriteFile(filepath.Join(dir, "input.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := `{"tools":[{"name":"p","description":"d","command":["standin","{words}"],"inputs":{"words":{"type":"array"}},
+		"output":"text","dir":".","outputBudget":2000,"cache":{"inputs":["input.txt"]}}]}`
+	if err := os.WriteFile(file, []byte(m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := serve(t, "--manifest", file)
+	callTool(t, c, "p", map[string]any{"words": []string{"lines", "3"}})
+	// A short result is cached: the second call is a hit.
+	if res := callTool(t, c, "p", map[string]any{"words": []string{"lines", "3"}}); res.Meta["io.github.mcpship/cache"] == nil {
+		t.Errorf("a short result of a cached tool was not served from the cache: %v", res.Meta)
+	}
+	for i := range 2 {
+		res := callTool(t, c, "p", map[string]any{"words": []string{"lines", "5000"}})
+		if res.Meta["io.github.mcpship/cache"] != nil {
+			t.Errorf("call %d: a cut result was served from the cache: %v", i, res.Meta)
+		}
+		if data, _ := readResource(t, c, link(t, res).URI); !bytes.HasPrefix(data, []byte("line 1 of 5000")) {
+			t.Errorf("call %d: resource %.40q", i, data)
+		}
+	}
+}

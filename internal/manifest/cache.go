@@ -83,7 +83,8 @@ func (t *tool) cached(ctx context.Context, req *mcp.CallRequest, vals map[string
 			return resultcache.Outcome{Result: res, Err: err}
 		}
 		whole := r.startErr == nil && !r.timedOut && r.code >= 0 &&
-			r.out.Stdout.Total() <= int64(t.maxOut) && r.out.Stderr.Total() <= int64(t.maxOut)
+			r.out.Stdout.Total() <= int64(t.maxOut) && r.out.Stderr.Total() <= int64(t.maxOut) &&
+			!r.out.Cut // it links to an output the session keeps only for a while
 		return resultcache.Outcome{Result: res, Keep: whole && (!res.IsError || t.cache.errors)}
 	})
 }

@@ -88,6 +88,7 @@ func (c *Capture) fit(res *mcp.CallToolResult, mimeType string, data []byte, tot
 		return s.String()
 	}
 	res.Content[last].Text = cutMiddle(body, room, note)
+	c.Cut = true
 	res.StructuredContent = nil
 	if link != nil && b.Link {
 		res.Content = append(res.Content, mcp.Content{Type: "resource_link", URI: link.URI, Name: link.Name,

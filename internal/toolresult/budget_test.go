@@ -34,7 +34,11 @@ func numbered(n int) string {
 func TestBudgetCutsTheMiddle(t *testing.T) {
 	out := numbered(10000)
 	var kept []byte
-	res := budgeted(out, 2000, &kept).Text(0)
+	c := budgeted(out, 2000, &kept)
+	res := c.Text(0)
+	if !c.Cut {
+		t.Error("Cut is not set")
+	}
 	text := res.Content[0].Text
 	if n := utf8.RuneCountInString(text); n > 2000 || n < 1500 {
 		t.Errorf("cut text has %d characters, want at most 2000 and most of them", n)
@@ -74,8 +78,9 @@ func TestBudgetCutsTheMiddle(t *testing.T) {
 
 func TestBudgetLeavesShortResults(t *testing.T) {
 	var kept []byte
-	res := budgeted("short\n", 2000, &kept).Text(0)
-	if texts(res) != "short\n" || kept != nil || len(res.Content) != 1 {
+	c := budgeted("short\n", 2000, &kept)
+	res := c.Text(0)
+	if texts(res) != "short\n" || kept != nil || len(res.Content) != 1 || c.Cut {
 		t.Errorf("got %+v, kept %q", res.Content, kept)
 	}
 }

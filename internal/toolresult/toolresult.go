@@ -53,7 +53,11 @@ type Capture struct {
 	Stderr Buffer
 	// Budget, when set, cuts results whose text is too long ([Budget]).
 	Budget *Budget
-	limit  string
+	// Cut is set once a result was cut to the budget: it links to output
+	// kept elsewhere for a while, so it must not be stored to be served
+	// again.
+	Cut   bool
+	limit string
 }
 
 // New returns a Capture keeping at most max bytes of each stream. limit
