@@ -88,7 +88,7 @@ func main() {
 		}
 	case has("big"):
 		out["blob"] = strings.Repeat("x", 3<<20)
-	case has("lines"):
+	case slices.Contains(args, "lines"): // whole words: "two\nlines" is a value
 		n := number(after("lines"))
 		w := bufio.NewWriter(os.Stdout)
 		for i := 1; i <= n; i++ {
@@ -96,14 +96,14 @@ func main() {
 		}
 		w.Flush()
 		return
-	case has("bytes"):
+	case slices.Contains(args, "bytes"):
 		b := make([]byte, number(after("bytes")))
 		for i := range b {
 			b[i] = byte(i*7 + i/256)
 		}
 		os.Stdout.Write(b)
 		return
-	case has("steps"):
+	case slices.Contains(args, "steps"):
 		i := slices.Index(args, "steps")
 		if i+2 >= len(args) {
 			fail("steps needs a count and milliseconds after it")
