@@ -230,6 +230,10 @@ func (ss *session) run(c *call) {
 // runCall runs a call and answers it.
 func (ss *session) runCall(c *call) {
 	defer ss.calls.Done()
+	if c.fwd != nil {
+		ss.runForward(c)
+		return
+	}
 	ctx, rt, req := c.ctx, c.rt, c.req
 	var res *CallToolResult
 	var rpcErr *Error
@@ -252,15 +256,23 @@ func (ss *session) runCall(c *call) {
 		}
 	}
 	req.finish()
+	ss.finishCall(c, func() *response { return ss.toolResponse(c, res, rpcErr) })
+}
+
+// finishCall ends a call that has run: it is no longer in flight, and the
+// response reply makes is sent unless the client cancelled the call.
+func (ss *session) finishCall(c *call, reply func() *response) {
+	req := c.req
 	ss.mu.Lock()
 	delete(ss.inflight, req.id.key())
 	cancelled := c.cancelled
 	ss.mu.Unlock()
 	c.cancel()
-	if cancelled {
-		res, rpcErr = nil, nil // nothing more may be sent for this id
+	var r *response
+	if !cancelled { // else nothing more may be sent for this id
+		r = reply()
 	}
-	ss.answer(c, res, rpcErr)
+	ss.answer(c, r)
 	ss.mu.Lock()
 	if ss.held -= c.size; ss.held <= maxHeld {
 		ss.room.Broadcast()
@@ -268,9 +280,9 @@ func (ss *session) runCall(c *call) {
 	ss.mu.Unlock()
 }
 
-// answer sends a call's result or error, into its batch if it has one.
-// With neither, the call sends nothing but still ends its part of a batch.
-func (ss *session) answer(c *call, res *CallToolResult, rpcErr *Error) {
+// toolResponse is the response to a tools/call: its result or error; nil
+// with neither.
+func (ss *session) toolResponse(c *call, res *CallToolResult, rpcErr *Error) *response {
 	var r *response
 	switch {
 	case rpcErr != nil:
@@ -294,6 +306,12 @@ func (ss *session) answer(c *call, res *CallToolResult, rpcErr *Error) {
 	default:
 		r = newResponse(c.req.id, res, nil)
 	}
+	return r
+}
+
+// answer sends a call's response, into its batch if it has one. With
+// none, the call sends nothing but still ends its part of a batch.
+func (ss *session) answer(c *call, r *response) {
 	to := c.req.to
 	defer to.done()
 	if c.batch == nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"sync"
@@ -36,6 +37,9 @@ type ClientOptions struct {
 	// line that is not a JSON-RPC message, as strict clients do; otherwise
 	// such lines are skipped.
 	Strict bool
+	// Logger, when set, gets a warning for each line the server writes
+	// that is not a JSON-RPC message and is skipped. Default: none.
+	Logger *slog.Logger
 	// TerminateTimeout is how long [Client.Close] waits for a started
 	// command to exit after closing its input, and again after SIGTERM,
 	// before killing it. Default 2s.
@@ -168,6 +172,9 @@ func (c *Client) readLoop(r io.Reader) {
 				err = fmt.Errorf("mcp: the server wrote a line that is not a JSON-RPC message: %.100q", line)
 				break
 			}
+			if c.opts.Logger != nil {
+				c.opts.Logger.Warn("the server wrote a line that is not a JSON-RPC message; it was skipped", "line", fmt.Sprintf("%.100q", line))
+			}
 			continue
 		}
 		if m.Method != "" {
@@ -202,6 +209,12 @@ func (c *Client) readLoop(r io.Reader) {
 	c.mu.Unlock()
 	close(c.done)
 }
+
+// Done returns a channel that is closed when the connection has ended:
+// the server closed its output (a started command usually because it
+// exited), or it wrote a message over the limit, or [Client.Close] was
+// called. Calls fail at once after that.
+func (c *Client) Done() <-chan struct{} { return c.done }
 
 // answer replies to a request from the server: ping with an empty result,
 // as both sides must, and anything else with [CodeMethodNotFound], since

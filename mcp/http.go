@@ -460,6 +460,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []
 	ss.stateless = true
 	ss.maxCalls = math.MaxInt
 	ss.inputKey = h.stateKey
+	ss.header = r.Header
 	ex := newExchange(h, w, true, jsonOK, sseOK)
 	if c := ss.dispatchMessage(body, ex); c != nil {
 		ss.run(c)
@@ -564,6 +565,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 		ex.owner = r
 		hs.resume.add(ex, hs)
 	}
+	hs.ss.header = r.Header
 	c := hs.ss.dispatchMessage(body, ex)
 	initialized := hs.ss.initialized
 	hs.dispatch.Unlock()
@@ -571,6 +573,9 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 		var err error
 		if initialized {
 			hs.id, hs.expires, err = h.mintID(hs.ss)
+			hs.dispatch.Lock()
+			hs.ss.sid = hs.id
+			hs.dispatch.Unlock()
 		}
 		if !initialized {
 			h.discard(hs)
@@ -722,6 +727,7 @@ func (h *HTTPHandler) restore(sid string) *httpSession {
 	ss.initialized = true
 	ss.version = st.Version
 	ss.clientCaps = st.Caps
+	ss.sid = sid
 	return &httpSession{id: sid, ss: ss, expires: st.Expires}
 }
 

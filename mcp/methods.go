@@ -85,7 +85,7 @@ func (ss *session) request(id ID, method string, params json.RawMessage) {
 		return
 	case "tools/list", "tools/call", "logging/setLevel":
 	default:
-		if isResourceMethod(method) && ss.srv.opts.Resources != nil {
+		if ss.forwarded(method) || isResourceMethod(method) && ss.srv.opts.Resources != nil {
 			break
 		}
 		ss.reply(id, nil, errorf(CodeMethodNotFound, "method not found: %s", method))
@@ -94,6 +94,10 @@ func (ss *session) request(id ID, method string, params json.RawMessage) {
 	if !ss.initialized {
 		ss.reply(id, nil, errorf(CodeInvalidRequest, "invalid request: %s before initialize; send initialize first, or (revision 2026-07-28) carry _meta[%q]",
 			method, metaProtocolVersion))
+		return
+	}
+	if ss.forwarded(method) {
+		ss.forward(id, method, params, nil)
 		return
 	}
 	switch method {
@@ -132,12 +136,16 @@ func (ss *session) modernRequest(id ID, method string, params json.RawMessage, m
 		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: _meta[%q] must be one of %s", metaLogLevel, levelNames))
 		return
 	}
+	if ss.forwarded(method) {
+		ss.forward(id, method, params, meta)
+		return
+	}
 	switch method {
 	case "server/discover":
 		ss.reply(id, &discoverResult{
 			ResultType:        "complete",
 			SupportedVersions: allVersions,
-			Capabilities:      ss.srv.capabilities(),
+			Capabilities:      ss.announced(),
 			Instructions:      ss.srv.opts.Instructions,
 			TTLms:             0,
 			CacheScope:        "public",
@@ -182,14 +190,23 @@ type InitializeResult struct {
 	Instructions    string             `json:"instructions,omitempty"`
 }
 
+// initializeResult is InitializeResult as the server sends it, with the
+// capabilities of a Forwarder when it has one.
+type initializeResult struct {
+	ProtocolVersion string         `json:"protocolVersion"`
+	Capabilities    any            `json:"capabilities"`
+	ServerInfo      Implementation `json:"serverInfo"`
+	Instructions    string         `json:"instructions,omitempty"`
+}
+
 type discoverResult struct {
-	ResultType        string             `json:"resultType"`
-	SupportedVersions []string           `json:"supportedVersions"`
-	Capabilities      ServerCapabilities `json:"capabilities"`
-	Instructions      string             `json:"instructions,omitempty"`
-	TTLms             int                `json:"ttlMs"`
-	CacheScope        string             `json:"cacheScope"`
-	Meta              map[string]any     `json:"_meta,omitempty"`
+	ResultType        string         `json:"resultType"`
+	SupportedVersions []string       `json:"supportedVersions"`
+	Capabilities      any            `json:"capabilities"`
+	Instructions      string         `json:"instructions,omitempty"`
+	TTLms             int            `json:"ttlMs"`
+	CacheScope        string         `json:"cacheScope"`
+	Meta              map[string]any `json:"_meta,omitempty"`
 }
 
 // initialize answers the legacy handshake. A version this server knows is
@@ -219,9 +236,9 @@ func (ss *session) initialize(id ID, params json.RawMessage) {
 	}
 	ss.version = version
 	ss.clientCaps = p.Capabilities
-	ss.reply(id, &InitializeResult{
+	ss.reply(id, &initializeResult{
 		ProtocolVersion: version,
-		Capabilities:    ss.srv.capabilities(),
+		Capabilities:    ss.announced(),
 		ServerInfo:      ss.srv.info,
 		Instructions:    ss.srv.opts.Instructions,
 	}, nil)

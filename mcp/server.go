@@ -45,6 +45,11 @@ type ServerOptions struct {
 	// ShutdownTimeout bounds the same wait when Serve's context is
 	// cancelled, as on SIGTERM. Default 2s.
 	ShutdownTimeout time.Duration
+	// Forward, when set, makes the server a proxy for another MCP server:
+	// it announces that server's capabilities and passes it every request
+	// but initialize, ping and server/discover (see [Forwarder]); tools
+	// added to the server are not served. Default nil.
+	Forward Forwarder
 	// Logger receives the server's own diagnostics (never the protocol
 	// stream). Default: discard.
 	Logger *slog.Logger

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -26,9 +27,11 @@ type session struct {
 	out *output // the whole output of a stdio session; nil over HTTP
 	to  sink    // where replies to what is dispatched go: out, or one HTTP exchange
 
-	stateless bool   // every request must carry revision 2026-07-28's _meta
-	inputKey  []byte // authenticates request states; nil for the server's own key
-	maxCalls  int    // calls run at once; more wait in waiting
+	stateless bool        // every request must carry revision 2026-07-28's _meta
+	inputKey  []byte      // authenticates request states; nil for the server's own key
+	sid       string      // the legacy HTTP session's id, for a Forwarder
+	header    http.Header // the headers of the HTTP request being dispatched
+	maxCalls  int         // calls run at once; more wait in waiting
 
 	ctx    context.Context // parent of every call's context
 	cancel context.CancelFunc
@@ -59,6 +62,7 @@ type session struct {
 // call is a tools/call that has not been answered.
 type call struct {
 	rt        *registeredTool
+	fwd       *ForwardRequest // a request for the Forwarder instead of a tool
 	req       *CallRequest
 	modern    bool
 	batch     *batch // the batch it came in, if any
@@ -109,7 +113,7 @@ func newSessionCtx(s *Server, parent context.Context) *session {
 func (ss *session) dispatchMessage(msg []byte, to sink) *call {
 	ss.to = to
 	ss.handle(msg)
-	ss.to = nil
+	ss.to, ss.header = nil, nil
 	c := ss.next
 	ss.next = nil
 	return c

@@ -1,0 +1,215 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync"
+)
+
+// A Forwarder is another MCP server that a [Server] passes requests to
+// ([ServerOptions.Forward]), such as a stdio server command that mcpship
+// serves over HTTP. The Server still answers initialize, ping and
+// server/discover itself, with the Forwarder's capabilities, and speaks
+// both eras of the protocol to its clients; every other request goes to
+// Forward in the legacy form (revision 2026-07-28's _meta keys taken out
+// of its params), and its result comes back as it is, with what revision
+// 2026-07-28 adds to a result added.
+type Forwarder interface {
+	// Capabilities returns the capabilities to announce: the JSON object
+	// of the other server's initialize result.
+	Capabilities() json.RawMessage
+	// Forward sends one request and returns its result, a JSON object.
+	// An [*Error] is passed to the client as it is; any other error
+	// becomes an internal error whose message is the error's.
+	Forward(ctx context.Context, r *ForwardRequest) (json.RawMessage, error)
+}
+
+// ForwardRequest is one request that a [Server] passes to its
+// [Forwarder].
+type ForwardRequest struct {
+	// Method and Params are the request's. Params is nil when it had none.
+	Method string
+	Params json.RawMessage
+	// ProtocolVersion is the revision the client speaks, and
+	// ClientCapabilities the JSON object of capabilities it declared.
+	ProtocolVersion    string
+	ClientCapabilities json.RawMessage
+	// Session is the id of the legacy HTTP session the request came in;
+	// "" for a stateless request (revision 2026-07-28) and over stdio.
+	Session string
+	// Header holds the HTTP request's headers; nil over stdio.
+	Header http.Header
+
+	ss   *session
+	to   sink
+	mu   sync.Mutex
+	done bool
+}
+
+// Notify sends the client a notification about the request, such as
+// notifications/progress; over HTTP it goes in the request's response.
+// Notifications after Forward has returned are dropped.
+func (r *ForwardRequest) Notify(method string, params any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done {
+		return
+	}
+	r.ss.logEncoding(r.to.put(&notification{JSONRPC: "2.0", Method: method, Params: params}, false))
+}
+
+// forwarded reports whether method is passed to the Forwarder.
+func (ss *session) forwarded(method string) bool {
+	if ss.srv.opts.Forward == nil {
+		return false
+	}
+	switch method {
+	case "initialize", "ping", "server/discover":
+		return false
+	}
+	return true
+}
+
+// forward starts a request that goes to the Forwarder. It runs as a
+// tools/call does, on a goroutine of its own, and a client's
+// notifications/cancelled cancels it; meta is nil for a legacy request.
+func (ss *session) forward(id ID, method string, params json.RawMessage, meta *requestMeta) {
+	fr := &ForwardRequest{Method: method, Params: params, ProtocolVersion: ss.version,
+		ClientCapabilities: ss.clientCaps, Session: ss.sid, Header: ss.header, ss: ss, to: ss.to}
+	if meta != nil {
+		fr.ProtocolVersion, fr.ClientCapabilities = meta.ProtocolVersion, meta.ClientCapabilities
+		fr.Params = legacyParams(params)
+	}
+	req := &CallRequest{Name: method, Arguments: params, ss: ss, to: ss.to, id: id}
+	ctx, cancel := context.WithCancel(ss.ctx)
+	ss.start(&call{fwd: fr, req: req, modern: meta != nil, batch: ss.batch, ctx: ctx, cancel: cancel})
+}
+
+// runForward runs a forwarded request and answers it.
+func (ss *session) runForward(c *call) {
+	fr := c.fwd
+	res, rpcErr := ss.invokeForward(c.ctx, fr)
+	fr.mu.Lock()
+	fr.done = true
+	fr.mu.Unlock()
+	ss.finishCall(c, func() *response {
+		if rpcErr != nil {
+			return newResponse(c.req.id, nil, rpcErr)
+		}
+		if c.modern {
+			res = ss.modernResult(fr.Method, res)
+		}
+		return newResponse(c.req.id, res, nil)
+	})
+}
+
+// invokeForward calls the Forwarder, turning a panic into an internal
+// error.
+func (ss *session) invokeForward(ctx context.Context, fr *ForwardRequest) (res json.RawMessage, rpcErr *Error) {
+	defer func() {
+		if p := recover(); p != nil {
+			ss.srv.log.Error("forwarder panicked", "method", fr.Method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res, rpcErr = nil, errorf(CodeInternalError, "internal error: %s failed unexpectedly (panic: %v)", fr.Method, p)
+		}
+	}()
+	if ctx.Err() != nil {
+		return nil, errorf(CodeInternalError, "%s was cancelled before it started", fr.Method)
+	}
+	res, err := ss.srv.opts.Forward.Forward(ctx, fr)
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return nil, e
+		}
+		return nil, errorf(CodeInternalError, "%v", err)
+	}
+	if len(bytes.TrimSpace(res)) == 0 || res[0] != '{' {
+		return nil, errorf(CodeInternalError, "internal error: the result of %s is not a JSON object", fr.Method)
+	}
+	return res, nil
+}
+
+// legacyParams returns params without the _meta keys of revision
+// 2026-07-28, which a server of an earlier revision does not know.
+func legacyParams(params json.RawMessage) json.RawMessage {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(params, &p) != nil {
+		return params
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(p["_meta"], &meta) != nil {
+		return params
+	}
+	for k := range meta {
+		if strings.HasPrefix(k, "io.modelcontextprotocol/") {
+			delete(meta, k)
+		}
+	}
+	if len(meta) == 0 {
+		delete(p, "_meta")
+	} else {
+		p["_meta"], _ = json.Marshal(meta)
+	}
+	if len(p) == 0 {
+		return nil
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return params
+	}
+	return b
+}
+
+// cachedMethods are those whose results revision 2026-07-28 gives a
+// ttlMs and a cacheScope.
+var cachedMethods = map[string]bool{"tools/list": true, "prompts/list": true, "resources/list": true,
+	"resources/read": true, "resources/templates/list": true}
+
+// modernResult adds to a forwarded result what revision 2026-07-28
+// requires: its resultType, the server's info in _meta and, on the
+// results of lists, a ttlMs of 0 and a private cacheScope (what the other
+// server answers may depend on who asks).
+func (ss *session) modernResult(method string, res json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(res, &m) != nil {
+		return res
+	}
+	if _, ok := m["resultType"]; !ok {
+		m["resultType"] = json.RawMessage(`"complete"`)
+	}
+	if cachedMethods[method] {
+		if _, ok := m["ttlMs"]; !ok {
+			m["ttlMs"] = json.RawMessage("0")
+		}
+		if _, ok := m["cacheScope"]; !ok {
+			m["cacheScope"] = json.RawMessage(`"private"`)
+		}
+	}
+	meta := map[string]any{}
+	_ = json.Unmarshal(m["_meta"], &meta)
+	meta[metaServerInfo] = ss.srv.info
+	m["_meta"], _ = json.Marshal(meta)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return res
+	}
+	return b
+}
+
+// announced returns the capabilities initialize and server/discover
+// announce: the Forwarder's, or this server's own.
+func (ss *session) announced() any {
+	if f := ss.srv.opts.Forward; f != nil {
+		if caps := f.Capabilities(); len(caps) > 0 {
+			return caps
+		}
+		return struct{}{}
+	}
+	return ss.srv.capabilities()
+}
