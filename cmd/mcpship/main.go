@@ -61,7 +61,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else if words != nil || len(args) > 1 && args[len(args)-1] == completionFlag {
 		return exitOK // completing a server's command after "--": nothing to offer, nothing run
 	}
-	err := app.Run(interspersed(app, args))
+	args = interspersed(app, args)
+	// serve tells "--" with nothing after it from no "--" at all.
+	app.Metadata = map[string]any{"dashes": slices.Contains(args, "--")}
+	err := app.Run(args)
 	if err == nil {
 		return exitOK
 	}

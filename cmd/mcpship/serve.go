@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/cliadapter"
+	"github.com/mcpship/mcpship/internal/bridge"
 	"github.com/mcpship/mcpship/internal/httpserve"
 	"github.com/mcpship/mcpship/internal/manifest"
 	"github.com/mcpship/mcpship/internal/spill"
@@ -30,8 +31,10 @@ func serveCommand() *cli.Command {
 			"Nothing but protocol messages is written to standard output; logs go to standard error.\n" +
 			"With --transport http, serves the Streamable HTTP transport at http://ADDR/mcp instead (docs/http.md):\n" +
 			"on loopback unless --listen says otherwise, and then only with a bearer token (--auth-token-file).\n" +
-			"With --manifest, it serves the tools the manifests declare; without, mcpship's own read-only commands.",
-		ArgsUsage: " ",
+			"With --manifest, it serves the tools the manifests declare; without, mcpship's own read-only commands.\n" +
+			"With --transport http and a command after --, it serves that stdio MCP server over HTTP: it starts the\n" +
+			"command, starts it again when it exits, and shares it between clients (docs/http.md, \"Any stdio server\").",
+		ArgsUsage: "[-- COMMAND [ARGS...]]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "transport", Value: "stdio", Usage: httpserve.TransportUsage},
 			&cli.StringFlag{Name: "listen", Value: httpserve.DefaultListen, Usage: httpserve.ListenUsage},
@@ -49,6 +52,12 @@ func serveCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "manifest", Usage: "serve the tools `FILE` declares; see docs/manifest.md (repeatable, or a comma-separated list)"},
 			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "session default `NAME=VALUE` for an input a call leaves out; NAME is INPUT or TOOL.INPUT (repeatable)"},
 			&cli.DurationFlag{Name: "progress-interval", Value: manifest.DefaultProgressInterval, Usage: "after this long without a new stderr line, a running manifest command sends a heartbeat to a call that asked for progress"},
+			&cli.DurationFlag{Name: "call-timeout", Value: bridge.DefaultCallTimeout, Usage: "with a server command after --, fail a request it has not answered in this long"},
+			&cli.DurationFlag{Name: "start-timeout", Value: bridge.DefaultStartTimeout, Usage: "with a server command after --, how long it may take to start and answer initialize"},
+			&cli.BoolFlag{Name: "child-per-session", Usage: "with a server command after --, start one for each legacy session and each stateless request running, for servers that serve one client at a time"},
+			&cli.IntFlag{Name: "max-children", Value: bridge.DefaultMaxChildren, Usage: "with a server command after --, the most of its processes running at once"},
+			&cli.DurationFlag{Name: "child-idle-timeout", Value: bridge.DefaultIdleTimeout, Usage: "with a server command after --, stop a process of it (but the first) idle this long"},
+			&cli.StringSliceFlag{Name: "env-from-header", Usage: "with a server command after --, pass request header `HEADER=VAR` to its environment variable VAR (repeatable); requests with different values never share a process"},
 		},
 		OnUsageError: usageError,
 		Action:       serve,
@@ -56,8 +65,23 @@ func serveCommand() *cli.Command {
 }
 
 func serve(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usagef("serve takes no arguments, got %q", c.Args().First())
+	command := c.Args().Slice()
+	dashes, _ := c.App.Metadata["dashes"].(bool)
+	switch {
+	case dashes && len(command) == 0:
+		return usagef("-- needs the server command after it: mcpship serve --transport http -- COMMAND [ARGS...]")
+	case !dashes && len(command) > 0:
+		return usagef("serve takes no arguments, got %q; to serve a stdio server command, put it after --: mcpship serve --transport http -- COMMAND [ARGS...]", command[0])
+	case len(command) > 0 && c.String("transport") != "http":
+		return usagef("a server command after -- is served over HTTP: add --transport http (mcpship serve --transport http -- %s)", strings.Join(command, " "))
+	case len(command) > 0 && (len(c.StringSlice("manifest")) > 0 || c.IsSet("set")):
+		return usagef("--manifest and --set serve mcpship's own tools; a server command after -- serves that server's: give one or the other")
+	case len(command) == 0:
+		for _, name := range bridgeFlags {
+			if c.IsSet(name) {
+				return usagef("--%s needs a server command after --: mcpship serve --transport http --%s ... -- COMMAND [ARGS...]", name, name)
+			}
+		}
 	}
 	transport := c.String("transport")
 	switch transport {
@@ -103,6 +127,9 @@ func serve(c *cli.Context) error {
 	limitMemory(c.Int("max-message-bytes"))
 
 	info := release.Current()
+	if len(command) > 0 {
+		return serveCommandOverHTTP(c, command, logger)
+	}
 	files := c.StringSlice("manifest")
 	opts := &mcp.ServerOptions{
 		MaxMessageBytes:    c.Int("max-message-bytes"),
@@ -156,26 +183,7 @@ func serve(c *cli.Context) error {
 	defer signal.Stop(caught)
 	var err error
 	if transport == "http" {
-		calls := 64
-		if c.IsSet("max-concurrent-calls") {
-			calls = c.Int("max-concurrent-calls")
-		}
-		err = httpserve.Serve(c.Context, srv, httpserve.Options{
-			Listen:         c.String("listen"),
-			TokenFile:      c.String("auth-token-file"),
-			SessionKeyFile: c.String("session-key-file"),
-			DrainTimeout:   c.Duration("drain-timeout"),
-			HTTP: mcp.HTTPOptions{
-				AllowedOrigins:     c.StringSlice("allow-origin"),
-				MaxBodyBytes:       c.Int64("max-body-bytes"),
-				MaxConcurrentCalls: calls,
-				MaxSessions:        c.Int("max-sessions"),
-				SessionIdleTimeout: c.Duration("session-idle-timeout"),
-				SessionLifetime:    c.Duration("session-lifetime"),
-			},
-			Logger: logger,
-			Stderr: c.App.ErrWriter,
-		})
+		err = httpserve.Serve(c.Context, srv, httpOptions(c, logger))
 	} else {
 		logger.Info("serving", "transport", "stdio", "tools", len(srv.Tools()), "version", info.Version)
 		// Standard output belongs to the protocol: mcpship is a program, so
@@ -185,6 +193,10 @@ func serve(c *cli.Context) error {
 	for _, m := range ms {
 		m.Wait() // cancelled calls stop their process groups first
 	}
+	return serveError(err)
+}
+
+func serveError(err error) error {
 	var usage *httpserve.UsageError
 	if errors.As(err, &usage) {
 		return usagef("%s", usage.Error())
@@ -193,6 +205,86 @@ func serve(c *cli.Context) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// httpOptions are the options of serving over HTTP that the flags give.
+func httpOptions(c *cli.Context, logger *slog.Logger) httpserve.Options {
+	calls := 64
+	if c.IsSet("max-concurrent-calls") {
+		calls = c.Int("max-concurrent-calls")
+	}
+	return httpserve.Options{
+		Listen:         c.String("listen"),
+		TokenFile:      c.String("auth-token-file"),
+		SessionKeyFile: c.String("session-key-file"),
+		DrainTimeout:   c.Duration("drain-timeout"),
+		HTTP: mcp.HTTPOptions{
+			AllowedOrigins:     c.StringSlice("allow-origin"),
+			MaxBodyBytes:       c.Int64("max-body-bytes"),
+			MaxConcurrentCalls: calls,
+			MaxSessions:        c.Int("max-sessions"),
+			SessionIdleTimeout: c.Duration("session-idle-timeout"),
+			SessionLifetime:    c.Duration("session-lifetime"),
+		},
+		Logger: logger,
+		Stderr: c.App.ErrWriter,
+	}
+}
+
+// bridgeFlags are the flags of serving a server command.
+var bridgeFlags = []string{"call-timeout", "start-timeout", "child-per-session", "max-children", "child-idle-timeout", "env-from-header"}
+
+// serveCommandOverHTTP serves the stdio MCP server command over HTTP
+// (internal/bridge): it starts the command first, so that one that does
+// not run or does not speak MCP fails here, before anything listens.
+func serveCommandOverHTTP(c *cli.Context, command []string, logger *slog.Logger) error {
+	for _, name := range []string{"call-timeout", "start-timeout", "child-idle-timeout"} {
+		if d := c.Duration(name); d <= 0 {
+			return usagef("--%s must be positive, got %v", name, d)
+		}
+	}
+	if n := c.Int("max-children"); n < 1 {
+		return usagef("--max-children must be at least 1, got %d", n)
+	}
+	var headers []bridge.EnvHeader
+	for _, spec := range c.StringSlice("env-from-header") {
+		eh, err := bridge.ParseEnvHeader(spec)
+		if err != nil {
+			return usagef("--env-from-header %q: %v", spec, err)
+		}
+		headers = append(headers, eh)
+	}
+	b, err := bridge.Start(bridge.Options{
+		Command:      command,
+		CallTimeout:  c.Duration("call-timeout"),
+		StartTimeout: c.Duration("start-timeout"),
+		PerSession:   c.Bool("child-per-session"),
+		MaxChildren:  c.Int("max-children"),
+		IdleTimeout:  c.Duration("child-idle-timeout"),
+		EnvHeaders:   headers,
+		Logger:       logger,
+		Stderr:       c.App.ErrWriter,
+	})
+	var start *bridge.StartError
+	if errors.As(err, &start) && start.NotFound {
+		return usagef("%s", err.Error())
+	}
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer b.Close()
+	serverInfo, instructions := b.Info()
+	srv := mcp.NewServer(serverInfo, &mcp.ServerOptions{
+		Instructions:       instructions,
+		MaxMessageBytes:    c.Int("max-message-bytes"),
+		MaxConcurrentCalls: c.Int("max-concurrent-calls"),
+		Forward:            b,
+		Logger:             logger,
+	})
+	caught := make(chan os.Signal, 1)
+	signal.Notify(caught, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(caught)
+	return serveError(httpserve.Serve(c.Context, srv, httpOptions(c, logger)))
 }
 
 // limitMemory sets the runtime's soft memory limit to three times the
