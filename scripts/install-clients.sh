@@ -15,7 +15,8 @@
 # package-lock.json files under tests/realclients/node (the clients),
 # tests/realclients/node/conformance (the suite) and
 # tests/realclients/node/conformance-modern (its prerelease),
-# tests/realclients/node/mcpb (the bundle tools). Each group is installed
+# tests/realclients/node/mcpb (the bundle tools), tests/realclients/node/servers
+# (the servers and supergateway). Each group is installed
 # with "npm install" (which follows the lock file), run in
 # $MCPSHIP_CACHE/clients/<group> (default ~/.cache/mcpship/clients), where the
 # tests look for it. npm runs there with the user's own configuration: not
@@ -141,12 +142,12 @@ main() {
 	registry=$(npm config get registry 2>/dev/null || echo unknown)
 	say "node $(node --version), npm $(npm --version), registry $registry, cache $clients"
 	unreached="" failed="" reason=""
-	groups=${*:-npm conformance conformance-modern mcpb}
+	groups=${*:-npm conformance conformance-modern mcpb servers}
 	for group in $groups; do
 		case $group in
 		npm) src=$root/tests/realclients/node ;;
-		conformance | conformance-modern | mcpb) src=$root/tests/realclients/node/$group ;;
-		*) die "no client group named $group: the groups are npm, conformance, conformance-modern and mcpb" ;;
+		conformance | conformance-modern | mcpb | servers) src=$root/tests/realclients/node/$group ;;
+		*) die "no client group named $group: the groups are npm, conformance, conformance-modern, mcpb and servers" ;;
 		esac
 		install_group "$group" "$src" || true
 	done
