@@ -26,6 +26,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/procgroup"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -420,7 +421,7 @@ func (b *Bridge) launch(c *child) (*proc, json.RawMessage, error) {
 	cmd.Env = b.environ(c.env)
 	stderr := &tail{max: 2 << 10, w: b.opts.Stderr}
 	cmd.Stderr = stderr
-	setGroup(cmd)
+	procgroup.Set(cmd)
 	cl, err := mcp.StartCommand(cmd, &mcp.ClientOptions{
 		Info:           mcp.Implementation{Name: "mcpship-bridge", Version: "1"},
 		OnNotification: c.notification,
@@ -460,7 +461,7 @@ func (b *Bridge) launch(c *child) (*proc, json.RawMessage, error) {
 		if werr := cl.Close(); werr != nil {
 			why = fmt.Sprintf("it exited (%v) before it answered initialize", werr)
 		}
-		killGroup(pr.pid)
+		procgroup.Kill(pr.pid)
 	default:
 		go stopProc(pr)
 	}

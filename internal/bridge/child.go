@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/procgroup"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -151,7 +152,7 @@ func (c *child) watch(cl *proc, down chan struct{}) {
 	if err := cl.Close(); err != nil {
 		why = "it exited: " + err.Error()
 	}
-	killGroup(cl.pid)
+	procgroup.Kill(cl.pid)
 	c.mu.Lock()
 	if c.client == cl {
 		c.client = nil
@@ -224,7 +225,7 @@ func (c *child) shutdown() {
 // group.
 func stopProc(cl *proc) {
 	_ = cl.Close()
-	killGroup(cl.pid)
+	procgroup.Kill(cl.pid)
 }
 
 // progress returns the request's params with its progress token, if it
