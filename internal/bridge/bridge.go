@@ -141,16 +141,20 @@ func Start(opts Options) (*Bridge, error) {
 		return nil, &StartError{NotFound: true, msg: fmt.Sprintf("cannot run the server command %q: %v; give a program on PATH, or its path, after --", opts.Command[0], unwrapExec(err))}
 	}
 	b := &Bridge{opts: opts, log: opts.Logger, children: map[string]*child{}, stop: make(chan struct{})}
-	first := b.newChild(b.key(nil, ""), nil)
+	key := b.key(nil, "")
+	if opts.PerSession {
+		key = b.key(nil, "borrow") + "#0" // the first a stateless request borrows
+	}
+	first := b.newChild(key, nil)
 	cl, res, err := b.launch(first)
 	if err != nil {
 		return nil, &StartError{msg: err.Error()}
 	}
 	b.init = res
 	b.caps = announced(res)
-	first.up(cl)
 	b.children[first.key] = first
 	b.first = first
+	first.up(cl)
 	b.sweeper = time.NewTicker(max(min(opts.IdleTimeout/4, 30*time.Second), 50*time.Millisecond))
 	go b.sweep()
 	return b, nil

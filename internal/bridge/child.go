@@ -135,7 +135,7 @@ func (c *child) failed(why string) {
 	} else {
 		c.b.log.Warn("the server command is down; it is started again after a backoff", "why", why, "backoff", backoff)
 	}
-	if c.key == "shared" && !c.stopped {
+	if c == c.b.first && !c.stopped {
 		// The first child is started again without waiting for a request,
 		// so that the next one finds it up.
 		if c.timer != nil {
