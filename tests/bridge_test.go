@@ -197,8 +197,8 @@ func TestBridgeManyClients(t *testing.T) {
 	}
 }
 
-// serverPid returns the pid that whoami reports, and the token.
-func whoami(t *testing.T, url string, hdr map[string]string, modern bool) (token, server string) {
+// childWhoami calls the whoami tool and returns the token and the server pid it reports.
+func childWhoami(t *testing.T, url string, hdr map[string]string, modern bool) (token, server string) {
 	t.Helper()
 	body := legacyCallBody("1", "whoami", `{}`)
 	if modern {
@@ -217,7 +217,7 @@ func whoami(t *testing.T, url string, hdr map[string]string, modern bool) (token
 // started again, so that a later call succeeds in a new process.
 func TestBridgeCrashMidCall(t *testing.T) {
 	s := startBridge(t, nil, nil, selfServer()...)
-	_, before := whoami(t, s.url, nil, true)
+	_, before := childWhoami(t, s.url, nil, true)
 	got := callText(t, s.url, modernHeaders("crash"), modernCallBody("crash", `{}`))
 	if !strings.HasPrefix(got, "error: the server command exited during the request: it exited") || !strings.Contains(got, "started again in") {
 		t.Errorf("the call that crashed: %q", got)
@@ -319,9 +319,9 @@ func TestBridgeEnvFromHeader(t *testing.T) {
 	s := startBridge(t, []string{"API_TOKEN=the-operators-own"}, []string{"--env-from-header", "X-Api-Token=API_TOKEN", "--log-level", "debug"}, selfServer()...)
 	alice := map[string]string{"X-Api-Token": "alice-secret-1"}
 	bob := map[string]string{"X-Api-Token": "bob-secret-2"}
-	tokA, pidA := whoami(t, s.url, alice, true)
-	tokB, pidB := whoami(t, s.url, bob, true)
-	tok0, pid0 := whoami(t, s.url, nil, true)
+	tokA, pidA := childWhoami(t, s.url, alice, true)
+	tokB, pidB := childWhoami(t, s.url, bob, true)
+	tok0, pid0 := childWhoami(t, s.url, nil, true)
 	if tokA != "alice-secret-1" || tokB != "bob-secret-2" || tok0 != "" {
 		t.Errorf("tokens: alice %q, bob %q, none %q", tokA, tokB, tok0)
 	}
@@ -330,10 +330,10 @@ func TestBridgeEnvFromHeader(t *testing.T) {
 	}
 	// A legacy session of alice's gets alice's child.
 	session := legacySession(t, s.url, alice)
-	if tok, pid := whoami(t, s.url, session, false); tok != "alice-secret-1" || pid != pidA {
+	if tok, pid := childWhoami(t, s.url, session, false); tok != "alice-secret-1" || pid != pidA {
 		t.Errorf("alice's legacy session: token %q server %s, want alice's child %s", tok, pid, pidA)
 	}
-	if _, pid := whoami(t, s.url, alice, true); pid != pidA {
+	if _, pid := childWhoami(t, s.url, alice, true); pid != pidA {
 		t.Errorf("alice again: server %s, want %s", pid, pidA)
 	}
 	for _, secret := range []string{"alice-secret-1", "bob-secret-2", "the-operators-own"} {
@@ -349,9 +349,9 @@ func TestBridgeEnvFromHeader(t *testing.T) {
 func TestBridgeChildPerSession(t *testing.T) {
 	s := startBridge(t, nil, []string{"--child-per-session", "--child-idle-timeout", "1s"}, selfServer()...)
 	one, two := legacySession(t, s.url, nil), legacySession(t, s.url, nil)
-	_, pid1 := whoami(t, s.url, one, false)
-	_, pid2 := whoami(t, s.url, two, false)
-	_, again := whoami(t, s.url, one, false)
+	_, pid1 := childWhoami(t, s.url, one, false)
+	_, pid2 := childWhoami(t, s.url, two, false)
+	_, again := childWhoami(t, s.url, one, false)
 	if pid1 == pid2 || again != pid1 {
 		t.Errorf("session one %s then %s, session two %s: want one child per session", pid1, again, pid2)
 	}
@@ -362,7 +362,7 @@ func TestBridgeChildPerSession(t *testing.T) {
 		}
 	}
 	// The session goes on, in a new child.
-	if _, pid := whoami(t, s.url, one, false); pid == pid1 {
+	if _, pid := childWhoami(t, s.url, one, false); pid == pid1 {
 		t.Errorf("after the idle stop, session one is still served by %s", pid)
 	}
 }
