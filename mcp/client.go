@@ -37,6 +37,12 @@ type ClientOptions struct {
 	// line that is not a JSON-RPC message, as strict clients do; otherwise
 	// such lines are skipped.
 	Strict bool
+	// OnRequest, when set, answers the requests the server sends (but
+	// ping, which the client answers itself), each on a goroutine of its
+	// own, with ctx cancelled when the connection ends: its result, or its
+	// error (an [*Error] as it is). Without it they are answered with
+	// [CodeMethodNotFound].
+	OnRequest func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
 	// Logger, when set, gets a warning for each line the server writes
 	// that is not a JSON-RPC message and is skipped. Default: none.
 	Logger *slog.Logger
@@ -179,6 +185,8 @@ func (c *Client) readLoop(r io.Reader) {
 		}
 		if m.Method != "" {
 			switch {
+			case m.ID != nil && c.opts.OnRequest != nil && m.Method != "ping":
+				go c.serve(bytes.Clone(m.ID), m.Method, bytes.Clone(m.Params))
 			case m.ID != nil:
 				go c.answer(m.ID, m.Method)
 			case c.opts.OnNotification != nil:
@@ -215,6 +223,33 @@ func (c *Client) readLoop(r io.Reader) {
 // exited), or it wrote a message over the limit, or [Client.Close] was
 // called. Calls fail at once after that.
 func (c *Client) Done() <-chan struct{} { return c.done }
+
+// serve answers a request from the server with OnRequest.
+func (c *Client) serve(id json.RawMessage, method string, params json.RawMessage) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-c.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	res, err := c.opts.OnRequest(ctx, method, params)
+	r := &response{JSONRPC: "2.0", ID: ID{raw: string(id)}}
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		r.Error = e
+	case err != nil:
+		r.Error = errorf(CodeInternalError, "%v", err)
+	case len(res) == 0:
+		r.Result = struct{}{}
+	default:
+		r.Result = res
+	}
+	_ = c.out.write(r)
+}
 
 // answer replies to a request from the server: ping with an empty result,
 // as both sides must, and anything else with [CodeMethodNotFound], since

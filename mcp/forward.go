@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -62,6 +63,90 @@ func (r *ForwardRequest) Notify(method string, params any) {
 		return
 	}
 	r.ss.logEncoding(r.to.put(&notification{JSONRPC: "2.0", Method: method, Params: params}, false))
+}
+
+// Request sends the client a request about r, such as the other
+// server's sampling/createMessage, and returns the client's result. Only
+// a legacy client can answer one: over HTTP it goes on the event stream
+// of r's response, and the client posts its answer in its session. For a
+// stateless request (revision 2026-07-28), or a client that accepts only
+// JSON responses, it fails with [CodeMethodNotFound]; once Forward has
+// returned, with [CodeInternalError].
+func (r *ForwardRequest) Request(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	if r.ss.stateless {
+		return nil, errorf(CodeMethodNotFound, "%s: a client of revision 2026-07-28 takes no requests from the server", method)
+	}
+	id, ch := r.ss.expect()
+	defer r.ss.unexpect(id)
+	r.mu.Lock()
+	if r.done {
+		r.mu.Unlock()
+		return nil, errorf(CodeInternalError, "%s: the request it was about has ended", method)
+	}
+	var p any
+	if len(params) > 0 {
+		p = params
+	}
+	err := r.to.put(&serverRequest{JSONRPC: "2.0", ID: id, Method: method, Params: p}, false)
+	r.mu.Unlock()
+	if errors.Is(err, errNoStream) {
+		return nil, errorf(CodeMethodNotFound, "%s: the client accepts only JSON responses, which carry no requests", method)
+	}
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case m := <-ch:
+		if len(m.Error) > 0 {
+			var e Error
+			if json.Unmarshal(m.Error, &e) != nil {
+				return nil, errorf(CodeInternalError, "%s: the client's error is malformed: %s", method, m.Error)
+			}
+			return nil, &e
+		}
+		return m.Result, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-r.ss.ctx.Done():
+		return nil, errorf(CodeInternalError, "%s: the client's session ended", method)
+	}
+}
+
+// expect returns the id of a request to the client and the channel its
+// response comes on.
+func (ss *session) expect() (string, chan *message) {
+	ch := make(chan *message, 1)
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.expected == nil {
+		ss.expected = map[string]chan *message{}
+	}
+	ss.sent++
+	id := "mcpship-forward-" + strconv.FormatInt(ss.sent, 10)
+	ss.expected[id] = ch
+	return id, ch
+}
+
+func (ss *session) unexpect(id string) {
+	ss.mu.Lock()
+	delete(ss.expected, id)
+	ss.mu.Unlock()
+}
+
+// response passes a response from the client to the request of the
+// server that it answers; one that answers none is dropped.
+func (ss *session) response(m *message) {
+	var id string
+	if json.Unmarshal(m.ID, &id) != nil {
+		return
+	}
+	ss.mu.Lock()
+	ch := ss.expected[id]
+	delete(ss.expected, id)
+	ss.mu.Unlock()
+	if ch != nil {
+		ch <- &message{Result: bytes.Clone(m.Result), Error: bytes.Clone(m.Error)}
+	}
 }
 
 // forwarded reports whether method is passed to the Forwarder.

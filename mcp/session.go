@@ -40,6 +40,8 @@ type session struct {
 	inflight map[idKey]*call              // tools/call not yet answered, by ID.key
 	asked    map[string]chan clientAnswer // requests sent to the client, by id
 	askSeq   int                          // the last of their ids
+	expected map[string]chan *message     // a Forwarder's requests to the client not yet answered, by id
+	sent     int64                        // a Forwarder's requests sent to the client
 	stopping bool                         // no more messages are dispatched
 	calls    sync.WaitGroup               // calls started and not finished
 	running  int                          // goroutines running calls, at most MaxConcurrentCalls
@@ -423,6 +425,7 @@ func (ss *session) dispatch(m *message) {
 		return
 	case m.Method == "" && (m.Result != nil || m.Error != nil):
 		ss.deliver(m.ID, m.Result, m.Error) // a response to a request of the server's: never answered
+		ss.response(m)                      // or of a Forwarder's
 		return
 	case m.Method == "":
 		ss.reply(id, nil, errorf(CodeInvalidRequest, `invalid request: "method" is missing`))

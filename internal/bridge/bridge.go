@@ -242,7 +242,9 @@ func (b *Bridge) Forward(ctx context.Context, r *mcp.ForwardRequest) (json.RawMe
 	if len(params) > 0 {
 		p = params
 	}
+	c.enter(r)
 	err = cl.Call(ctx, r.Method, p, &res)
+	c.leave(r)
 	var rpcErr *mcp.Error
 	switch {
 	case err == nil:
@@ -318,8 +320,18 @@ func (b *Bridge) childFor(r *mcp.ForwardRequest) (*child, func(), error) {
 	if b.closed {
 		return nil, nil, &mcp.Error{Code: mcp.CodeInternalError, Message: "the server is shutting down"}
 	}
+	if !b.opts.PerSession && r.Session != "" && relayed(r.ClientCapabilities, false) != nil {
+		// A client that can sample or elicit gets a child of its own,
+		// which may send it those requests.
+		c, err := b.keep(b.key(env, "session:"+r.Session), env, relayed(r.ClientCapabilities, true))
+		if err != nil {
+			return nil, nil, err
+		}
+		c.busy++
+		return c, b.release(c), nil
+	}
 	if !b.opts.PerSession {
-		c, err := b.keep(b.key(env, ""), env)
+		c, err := b.keep(b.key(env, ""), env, nil)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -327,7 +339,7 @@ func (b *Bridge) childFor(r *mcp.ForwardRequest) (*child, func(), error) {
 		return c, b.release(c), nil
 	}
 	if r.Session != "" {
-		c, err := b.keep(b.key(env, "session:"+r.Session), env)
+		c, err := b.keep(b.key(env, "session:"+r.Session), env, relayed(r.ClientCapabilities, true))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -346,7 +358,7 @@ func (b *Bridge) childFor(r *mcp.ForwardRequest) (*child, func(), error) {
 	for n := 0; ; n++ {
 		key := fmt.Sprintf("%s#%d", prefix, n)
 		if _, taken := b.children[key]; !taken {
-			c, err := b.keep(key, env)
+			c, err := b.keep(key, env, nil)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -354,6 +366,30 @@ func (b *Bridge) childFor(r *mcp.ForwardRequest) (*child, func(), error) {
 			return c, b.release(c), nil
 		}
 	}
+}
+
+// relayed returns the capabilities of a client that a child of its own
+// declares: sampling and elicitation, and with roots set roots too; nil
+// when it has none of them.
+func relayed(clientCaps json.RawMessage, roots bool) json.RawMessage {
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(clientCaps, &caps) != nil {
+		return nil
+	}
+	keep := map[string]json.RawMessage{}
+	for _, name := range []string{"sampling", "elicitation", "roots"} {
+		if v, ok := caps[name]; ok && (roots || name != "roots") {
+			keep[name] = v
+		}
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	b, err := json.Marshal(keep)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 func (b *Bridge) release(c *child) func() {
@@ -365,10 +401,11 @@ func (b *Bridge) release(c *child) func() {
 	}
 }
 
-// keep returns the child of key, making room for a new one when
+// keep returns the child of key, started with the client capabilities
+// caps when it is new, making room for a new one when
 // MaxChildren run: the one idle longest is stopped, or, when every child
 // is in use, the request fails at once. The caller holds mu.
-func (b *Bridge) keep(key string, env []string) (*child, error) {
+func (b *Bridge) keep(key string, env []string, caps json.RawMessage) (*child, error) {
 	if c := b.children[key]; c != nil {
 		return c, nil
 	}
@@ -388,6 +425,7 @@ func (b *Bridge) keep(key string, env []string) (*child, error) {
 		go oldest.shutdown()
 	}
 	c := b.newChild(key, env)
+	c.caps = caps
 	b.children[key] = c
 	return c, nil
 }
@@ -429,6 +467,7 @@ func (b *Bridge) launch(c *child) (*proc, json.RawMessage, error) {
 	cl, err := mcp.StartCommand(cmd, &mcp.ClientOptions{
 		Info:           mcp.Implementation{Name: "mcpship-bridge", Version: "1"},
 		OnNotification: c.notification,
+		OnRequest:      c.request,
 		Logger:         b.log.With("command", name),
 	})
 	if err != nil {
@@ -437,9 +476,13 @@ func (b *Bridge) launch(c *child) (*proc, json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), b.opts.StartTimeout)
 	defer cancel()
 	var res json.RawMessage
+	caps := json.RawMessage("{}")
+	if c.caps != nil {
+		caps = c.caps
+	}
 	err = cl.Call(ctx, "initialize", map[string]any{
 		"protocolVersion": mcp.LatestLegacyVersion,
-		"capabilities":    map[string]any{},
+		"capabilities":    caps,
 		"clientInfo":      mcp.Implementation{Name: "mcpship-bridge", Version: "1"},
 	}, &res)
 	if err == nil {

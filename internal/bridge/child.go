@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -35,6 +36,14 @@ type child struct {
 	startedAt time.Time
 	stopped   bool // shut down: never started again
 	timer     *time.Timer
+
+	// caps are the client capabilities the child is started with: those
+	// of the one session it serves, when it serves one; under Bridge.mu
+	// until it starts.
+	caps json.RawMessage
+
+	activeMu sync.Mutex
+	active   []*mcp.ForwardRequest // requests the child is answering
 
 	tokens   sync.Map // progress token sent to the child → *progressReq
 	nextTick atomic.Int64
@@ -277,4 +286,34 @@ func (c *child) notification(method string, params json.RawMessage) {
 	pr := v.(*progressReq)
 	p["progressToken"] = pr.token
 	pr.r.Notify(method, p)
+}
+
+func (c *child) enter(r *mcp.ForwardRequest) {
+	c.activeMu.Lock()
+	c.active = append(c.active, r)
+	c.activeMu.Unlock()
+}
+
+func (c *child) leave(r *mcp.ForwardRequest) {
+	c.activeMu.Lock()
+	c.active = slices.DeleteFunc(c.active, func(a *mcp.ForwardRequest) bool { return a == r })
+	c.activeMu.Unlock()
+}
+
+// request passes a request of the child's (sampling, elicitation, roots)
+// to the client, on the stream of the latest request the child is
+// answering for it: a child that sends such requests serves one session
+// (see childFor), and they come while it answers one of the session's.
+func (c *child) request(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	c.activeMu.Lock()
+	var r *mcp.ForwardRequest
+	if n := len(c.active); n > 0 && c.caps != nil {
+		r = c.active[n-1]
+	}
+	c.activeMu.Unlock()
+	if r == nil {
+		return nil, &mcp.Error{Code: mcp.CodeMethodNotFound, Message: fmt.Sprintf(
+			"%s: no request of a client is open to carry it (mcpship passes a server's requests to a legacy client that declared the capability, during one of that client's requests)", method)}
+	}
+	return r.Request(ctx, method, params)
 }

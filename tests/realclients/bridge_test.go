@@ -375,3 +375,77 @@ func TestBridgeFilesystem(t *testing.T) {
 		t.Errorf("%d children, want 3", n)
 	}
 }
+
+// TestBridgeEverythingSampling serves server-everything to a client that
+// can sample and elicit: its session gets a child of its own, started
+// with those capabilities, and the child's sampling/createMessage and
+// elicitation/create reach the client during the tool calls that send
+// them, and the client's answers reach the child. With
+// --child-per-session, the roots/list of get-roots-list does too. A
+// client that declares none of them shares the first child.
+func TestBridgeEverythingSampling(t *testing.T) {
+	for _, perSession := range []bool{false, true} {
+		t.Run(fmt.Sprintf("per-session=%v", perSession), func(t *testing.T) {
+			var flags []string
+			if perSession {
+				flags = []string{"--child-per-session"}
+			}
+			b := startBridged(t, nil, flags, serverBin(t, "mcp-server-everything"))
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			client := mcp.NewClient(&mcp.Implementation{Name: "mcpship-realclients-bridge", Version: "0"}, &mcp.ClientOptions{
+				CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+					prompt := ""
+					if len(req.Params.Messages) > 0 {
+						if tc, ok := req.Params.Messages[0].Content.(*mcp.TextContent); ok {
+							prompt = tc.Text
+						}
+					}
+					return &mcp.CreateMessageResult{Model: "test-model", Role: "assistant", Content: &mcp.TextContent{Text: "sampled: " + prompt}}, nil
+				},
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "decline"}, nil
+				},
+			})
+			client.AddRoots(&mcp.Root{URI: "file:///srv/project", Name: "project"})
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: b.url}, &mcp.ClientSessionOptions{ProtocolVersion: rev20251125})
+			if err != nil {
+				t.Fatalf("connect: %v\n%s", err, b.log())
+			}
+			defer cs.Close()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "trigger-sampling-request", Arguments: map[string]any{"prompt": "the bridge"}})
+			if err != nil || !strings.Contains(text(res), "sampled: Resource trigger-sampling-request context: the bridge") {
+				t.Errorf("trigger-sampling-request: %v %.300s\n%s", err, text(res), b.log())
+			}
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "trigger-elicitation-request", Arguments: map[string]any{}})
+			if err != nil || !strings.Contains(text(res), "User declined to provide the requested information") {
+				t.Errorf("trigger-elicitation-request: %v %.300s", err, text(res))
+			}
+			if perSession {
+				res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get-roots-list", Arguments: map[string]any{}})
+				if err != nil || !strings.Contains(text(res), "file:///srv/project") {
+					t.Errorf("get-roots-list: %v %.300s", err, text(res))
+				}
+			}
+			// The first child and this session's.
+			if n := len(childPids(b.pid)); n != 2 {
+				t.Errorf("%d children, want 2", n)
+			}
+			// A plain session shares the first child, which offers no
+			// sampling tool.
+			plain := b.connect(t, ctx, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}, nil)
+			tools, err := plain.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tool := range tools.Tools {
+				if tool.Name == "trigger-sampling-request" {
+					t.Errorf("a client without sampling is offered trigger-sampling-request")
+				}
+			}
+			if n := len(childPids(b.pid)); n != 2 && !perSession || n != 3 && perSession {
+				t.Errorf("%d children after a plain session (per session: %v)", n, perSession)
+			}
+		})
+	}
+}
