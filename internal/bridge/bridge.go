@@ -501,6 +501,13 @@ func (b *Bridge) launch(c *child) (*proc, json.RawMessage, error) {
 	if err == nil {
 		return pr, res, nil
 	}
+	if errors.Is(err, mcp.ErrConnectionClosed) {
+		// Writing found the command gone: wait for its exit status.
+		select {
+		case <-cl.Done():
+		case <-time.After(5 * time.Second):
+		}
+	}
 	var why string
 	select {
 	case <-cl.Done():
