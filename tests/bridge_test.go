@@ -349,7 +349,7 @@ func TestBridgeEnvFromHeader(t *testing.T) {
 // with --child-per-session, and stops children idle past
 // --child-idle-timeout.
 func TestBridgeChildPerSession(t *testing.T) {
-	s := startBridge(t, nil, []string{"--child-per-session", "--child-idle-timeout", "1s"}, selfServer()...)
+	s := startBridge(t, nil, []string{"--child-per-session", "--child-idle-timeout", "5s"}, selfServer()...)
 	one, two := legacySession(t, s.url, nil), legacySession(t, s.url, nil)
 	_, pid1 := childWhoami(t, s.url, one, false)
 	_, pid2 := childWhoami(t, s.url, two, false)
