@@ -14,7 +14,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -31,20 +30,16 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpship/mcpship/bench/internal/load"
 	"github.com/mcpship/mcpship/mcp"
 )
 
 type cell struct {
-	Child   string  `json:"child"`
-	Setup   string  `json:"setup"`
-	Clients int     `json:"clients"`
-	Round   int     `json:"round"`
-	Calls   int     `json:"calls"`
-	Errors  int     `json:"errors"`
-	FirstEr string  `json:"first_error,omitempty"`
-	PerSec  float64 `json:"calls_per_sec"`
-	P50us   float64 `json:"p50_us"`
-	P99us   float64 `json:"p99_us"`
+	Child   string `json:"child"`
+	Setup   string `json:"setup"`
+	Clients int    `json:"clients"`
+	Round   int    `json:"round"`
+	load.Result
 }
 
 type results struct {
@@ -74,11 +69,7 @@ var clientCounts = []int{1, 16}
 func main() {
 	mcpshipBin := flag.String("mcpship", "", "the mcpship binary")
 	sg := flag.String("supergateway", "", "supergateway's dist/index.js (run with node); empty: left out")
-	rounds := flag.Int("rounds", 3, "rounds; each starts every setup afresh, in a rotated order")
-	duration := flag.Duration("duration", 2*time.Second, "how long each (child, setup, clients) cell runs")
-	commit := flag.String("commit", "", "commit of mcpship under test, for the report")
-	jsonOut := flag.String("json", "", "write the raw results here")
-	mdOut := flag.String("md", "", "write the report here")
+	run := load.RegisterFlags("setup", "child, setup, clients")
 	var childSpecs []string
 	flag.Func("child", "NAME=COMMAND of a stdio server with an echo tool (repeatable); COMMAND is split on spaces", func(s string) error {
 		childSpecs = append(childSpecs, s)
@@ -111,9 +102,9 @@ func main() {
 			setup{"supergateway 2026-07-28", func(c string) (caller, func(), error) { return startSupergateway(*sg, c, false, true) }},
 		)
 	}
-	res := results{Started: time.Now().UTC(), Commit: *commit, Duration: duration.String(), Children: children, Cores: cores()}
-	res.Load[0] = loadavg()
-	for round := 0; round < *rounds; round++ {
+	res := results{Started: time.Now().UTC(), Commit: run.Commit, Duration: run.Duration.String(), Children: children, Cores: cores()}
+	res.Load[0] = load.Loadavg()
+	for round := 0; round < run.Rounds; round++ {
 		for _, child := range childNames {
 			order := slices.Clone(setups)
 			for i := 0; i < round%len(order); i++ {
@@ -126,36 +117,26 @@ func main() {
 					continue
 				}
 				for _, n := range clientCounts {
-					r := run(c, n, *duration)
+					r := measure(c, n, run.Duration)
 					r.Child, r.Setup, r.Round = child, s.name, round
 					fmt.Fprintf(os.Stderr, "round %d %-8s %-24s %2d clients: %7.0f calls/s p50 %8.0f µs p99 %8.0f µs errors %d %s\n",
-						round, child, s.name, n, r.PerSec, r.P50us, r.P99us, r.Errors, r.FirstEr)
+						round, child, s.name, n, r.PerSec, r.P50us, r.P99us, r.Errors, r.FirstError)
 					res.Cells = append(res.Cells, r)
 				}
 				stop()
 			}
 		}
 	}
-	res.Load[1] = loadavg()
+	res.Load[1] = load.Loadavg()
 	res.Ended = time.Now().UTC()
-	if *jsonOut != "" {
-		b, _ := json.MarshalIndent(res, "", "  ")
-		if err := os.WriteFile(*jsonOut, b, 0o644); err != nil {
-			fatal(err)
-		}
+	if err := run.Write(res, report(&res, setups, childNames)); err != nil {
+		fatal(err)
 	}
-	md := report(&res, setups, childNames)
-	if *mdOut != "" {
-		if err := os.WriteFile(*mdOut, []byte(md), 0o644); err != nil {
-			fatal(err)
-		}
-	}
-	fmt.Print(md)
 }
 
-// run runs n clients, each making one call at a time, for d, after one
+// measure runs n clients, each making one call at a time, for d, after one
 // warm-up call each.
-func run(c caller, n int, d time.Duration) cell {
+func measure(c caller, n int, d time.Duration) cell {
 	r := cell{Clients: n}
 	ctx, cancel := context.WithTimeout(context.Background(), d+2*time.Minute)
 	defer cancel()
@@ -170,7 +151,7 @@ func run(c caller, n int, d time.Duration) cell {
 		}
 		if err != nil {
 			r.Errors++
-			r.FirstEr = err.Error()
+			r.FirstError = err.Error()
 			return r
 		}
 		calls[i] = call
@@ -189,9 +170,7 @@ func run(c caller, n int, d time.Duration) cell {
 				if err != nil {
 					mu.Lock()
 					r.Errors++
-					if r.FirstEr == "" {
-						r.FirstEr = err.Error()
-					}
+					r.FirstError = load.First(r.FirstError, err.Error())
 					mu.Unlock()
 				}
 			}
@@ -322,30 +301,11 @@ func post(ctx context.Context, hc *http.Client, url string, hdr http.Header, bod
 func startMcpship(bin, child string, modern bool) (caller, func(), error) {
 	args := append([]string{"serve", "--transport", "http", "--listen", "127.0.0.1:0", "--max-concurrent-calls", "1000", "--"}, strings.Fields(child)...)
 	cmd := exec.Command(bin, args...)
-	stderr, err := cmd.StderrPipe()
+	u, err := load.StartServing(cmd, time.Minute)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, nil, err
-	}
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if u, ok := strings.CutPrefix(sc.Text(), "serving MCP on "); ok {
-				urls <- u
-			}
-		}
-	}()
-	select {
-	case u := <-urls:
-		return &overHTTP{url: u, modern: modern}, func() { terminate(cmd) }, nil
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		cmd.Wait()
-		return nil, nil, fmt.Errorf("mcpship did not say where it listens")
-	}
+	return &overHTTP{url: u, modern: modern}, func() { terminate(cmd) }, nil
 }
 
 // startSupergateway serves the child with supergateway's stdio to
@@ -410,15 +370,6 @@ func terminate(cmd *exec.Cmd) {
 		cmd.Process.Kill()
 		<-done
 	}
-}
-
-func loadavg() string {
-	b, _ := os.ReadFile("/proc/loadavg")
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 func cores() int {

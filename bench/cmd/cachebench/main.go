@@ -21,9 +21,9 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/mcpship/mcpship/bench/internal/load"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -78,7 +78,7 @@ func main() {
 	if err := os.WriteFile(manifest, []byte(m), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%d cores; load average before: %s\n\n", runtime.NumCPU(), loadavg())
+	fmt.Printf("%d cores; load average before: %s\n\n", runtime.NumCPU(), load.Loadavg())
 
 	c, _ := start(*bin, manifest)
 	defer func() { c.Close() }()
@@ -155,40 +155,24 @@ func main() {
 	fmt.Printf("| memory of a new serve | KiB |\n|---|---:|\n")
 	fmt.Printf("| VmRSS after one call | %d |\n| after %d more entries of 10 inputs | %d |\n| per entry | %.1f |\n\n",
 		before/1024, *entries, after/1024, float64(after-before)/float64(*entries)/1024)
-	fmt.Printf("load average after: %s\n", loadavg())
+	fmt.Printf("load average after: %s\n", load.Loadavg())
 }
 
 func start(bin, manifest string) (*mcp.Client, int) {
-	cmd := exec.Command(bin, "serve", "--manifest", manifest)
-	c, err := mcp.StartCommand(cmd, nil)
+	c, pid, err := load.ServeManifest(bin, manifest)
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := c.Initialize(context.Background(), ""); err != nil {
-		log.Fatalf("initialize: %v; stderr:\n%s", err, c.Stderr())
-	}
-	return c, cmd.Process.Pid
+	return c, pid
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d.Microseconds())/1000) }
 
 // rss is the VmRSS of pid, in bytes.
 func rss(pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		log.Fatal(err)
+	n := load.StatusBytes(pid, "VmRSS:")[0]
+	if n < 0 {
+		log.Fatalf("no VmRSS for %d", pid)
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
-			return kb * 1024
-		}
-	}
-	log.Fatalf("no VmRSS for %d", pid)
-	return 0
-}
-
-func loadavg() string {
-	b, _ := os.ReadFile("/proc/loadavg")
-	return strings.Join(strings.Fields(string(b))[:3], " ")
+	return n
 }

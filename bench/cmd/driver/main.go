@@ -17,6 +17,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/mcpship/mcpship/bench/internal/load"
 )
 
 type results struct {
@@ -126,7 +128,7 @@ func main() {
 		servers = keep
 	}
 	res := &results{Started: time.Now().UTC(), Params: p, Servers: servers, Sizes: map[string]int{}}
-	res.Host = hostInfo{CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), LoadStart: loadavg(), Kernel: kernel()}
+	res.Host = hostInfo{CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), LoadStart: load.Loadavg(), Kernel: kernel()}
 	for _, s := range servers {
 		fi, err := os.Stat(s.Path)
 		if err != nil {
@@ -140,7 +142,7 @@ func main() {
 		for k := range servers {
 			order[k] = servers[(k+round)%len(servers)]
 		}
-		load := loadavg()
+		load := load.Loadavg()
 		colds := cold(order, p.Cold)
 		sess := sessions(order, p.Warm, p.Seq, p.Pipe, p.Chunks)
 		for _, s := range order {
@@ -171,7 +173,7 @@ func main() {
 		}
 	}
 	res.Ended = time.Now().UTC()
-	res.Host.LoadEnd = loadavg()
+	res.Host.LoadEnd = load.Loadavg()
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(res, "", "  ")
 		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
@@ -186,15 +188,6 @@ func main() {
 	} else {
 		fmt.Print(md)
 	}
-}
-
-func loadavg() string {
-	b, _ := os.ReadFile("/proc/loadavg")
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "?"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 func kernel() string {

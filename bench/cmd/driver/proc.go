@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpship/mcpship/bench/internal/load"
 )
 
 // server is one program under test.
@@ -274,29 +276,7 @@ func syscw(pid int) int64 {
 }
 
 // vmHWM returns the peak resident set size of pid, in bytes.
-func vmHWM(pid int) int64 { return statusKB(pid, "VmHWM:")[0] }
-
-// statusKB returns "NAME: N kB" lines of /proc/PID/status, one read for
-// all, in bytes; -1 for a name it cannot read.
-func statusKB(pid int, names ...string) []int64 {
-	out := make([]int64, len(names))
-	for i := range out {
-		out[i] = -1
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return out
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		for i, name := range names {
-			if v, ok := strings.CutPrefix(l, name); ok {
-				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-				out[i] = kb << 10
-			}
-		}
-	}
-	return out
-}
+func vmHWM(pid int) int64 { return load.StatusBytes(pid, "VmHWM:")[0] }
 
 // tailBuffer keeps the last max bytes written.
 type tailBuffer struct {

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"time"
+
+	"github.com/mcpship/mcpship/bench/internal/load"
 )
 
 // live is one server's process during the call phases.
@@ -114,7 +116,7 @@ func sessions(servers []*server, warm, nSeq, nPipe, chunks int) map[string]*sess
 			// Every reply of every chunk had a distinct id among those the
 			// chunk sent: each id was answered exactly once.
 		}
-		m := statusKB(l.p.pid(), "VmHWM:", "RssAnon:", "RssFile:")
+		m := load.StatusBytes(l.p.pid(), "VmHWM:", "RssAnon:", "RssFile:")
 		l.r.HWM, l.r.Anon, l.r.File = m[0], m[1], m[2]
 	}
 	return out

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mcpship/mcpship/bench/internal/load"
 )
 
 func median(xs []float64) float64 {
@@ -29,7 +31,7 @@ func medians(res *results, server, era string, clients int) (cellMedian, bool) {
 		if c.Server == server && c.Era == era && c.Clients == clients {
 			ps, p50, p99 = append(ps, c.PerSec), append(p50, c.P50us), append(p99, c.P99us)
 			m.errors += c.Errors
-			m.firstErr = cmp(m.firstErr, c.FirstEr)
+			m.firstErr = load.First(m.firstErr, c.FirstError)
 		}
 	}
 	if len(ps) == 0 {
@@ -120,7 +122,7 @@ func markdown(res *results) string {
 				xs = append(xs, s.BytesPer)
 				opened = s.Opened
 				kept = kept || s.Kept
-				errText = cmp(errText, s.FirstError)
+				errText = load.First(errText, s.FirstError)
 			}
 		}
 		if len(xs) == 0 {

@@ -16,16 +16,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,8 +29,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/mcpship/mcpship/bench/internal/load"
 )
 
 type deploymentSpec struct {
@@ -44,16 +41,11 @@ type deploymentSpec struct {
 }
 
 type cell struct {
-	Deployment string  `json:"deployment"`
-	Era        string  `json:"era"`
-	Clients    int     `json:"clients"`
-	Round      int     `json:"round"`
-	Calls      int     `json:"calls"`
-	Errors     int     `json:"errors"`
-	FirstError string  `json:"first_error,omitempty"`
-	PerSec     float64 `json:"calls_per_sec"`
-	P50us      float64 `json:"p50_us"`
-	P99us      float64 `json:"p99_us"`
+	Deployment string `json:"deployment"`
+	Era        string `json:"era"`
+	Clients    int    `json:"clients"`
+	Round      int    `json:"round"`
+	load.Result
 }
 
 type results struct {
@@ -75,12 +67,8 @@ func main() {
 	bindir := flag.String("bindir", "", "directory holding the mcpship binary")
 	haproxy := flag.String("haproxy", "haproxy", "the haproxy binary")
 	config := flag.String("config", "", "the haproxy configuration to derive the balancer's from (examples/deploy/haproxy.cfg)")
-	rounds := flag.Int("rounds", 3, "rounds; each starts every deployment afresh, in a rotated order")
-	duration := flag.Duration("duration", 2*time.Second, "how long each (deployment, era, clients) cell runs")
+	run := load.RegisterFlags("deployment", "deployment, era, clients")
 	program := flag.String("program", "/bin/echo", "the program the manifest tool runs")
-	commit := flag.String("commit", "", "commit of mcpship under test, for the report")
-	jsonOut := flag.String("json", "", "write the raw results here")
-	mdOut := flag.String("md", "", "write the report here")
 	flag.Parse()
 	if *bindir == "" || *config == "" {
 		fmt.Fprintln(os.Stderr, "lbdriver: -bindir and -config are required")
@@ -111,10 +99,10 @@ func main() {
 		{Name: "haproxy, 4 replicas", Replicas: 4, Balancer: true},
 	}
 	version, _ := exec.Command(*haproxy, "-v").Output()
-	res := &results{Started: time.Now().UTC(), Commit: *commit, CPUs: runtime.NumCPU(), Program: *program,
-		Duration: duration.String(), Specs: specs, HAProxy: strings.SplitN(string(version), "\n", 2)[0]}
-	res.Load[0] = loadavg()
-	for r := range *rounds {
+	res := &results{Started: time.Now().UTC(), Commit: run.Commit, CPUs: runtime.NumCPU(), Program: *program,
+		Duration: run.Duration.String(), Specs: specs, HAProxy: strings.SplitN(string(version), "\n", 2)[0]}
+	res.Load[0] = load.Loadavg()
+	for r := range run.Rounds {
 		order := append(slices.Clone(specs[r%len(specs):]), specs[:r%len(specs)]...)
 		for _, sp := range order {
 			fmt.Fprintf(os.Stderr, "round %d: %s\n", r+1, sp.Name)
@@ -124,39 +112,25 @@ func main() {
 				continue
 			}
 			for _, era := range []string{"legacy", "modern"} {
-				runCell(d.url, sp.Name, era, 4, r+1, 300*time.Millisecond) // warm up
+				load.Run(d.url, "lbdriver", era, 4, 300*time.Millisecond) // warm up
 				for _, n := range clientCounts {
-					res.Cells = append(res.Cells, runCell(d.url, sp.Name, era, n, r+1, *duration))
+					res.Cells = append(res.Cells, cell{Deployment: sp.Name, Era: era, Clients: n, Round: r + 1,
+						Result: load.Run(d.url, "lbdriver", era, n, run.Duration)})
 				}
 			}
 			d.stop()
 		}
 	}
-	res.Load[1] = loadavg()
+	res.Load[1] = load.Loadavg()
 	res.Ended = time.Now().UTC()
-	if *jsonOut != "" {
-		b, _ := json.MarshalIndent(res, "", "  ")
-		if err := os.WriteFile(*jsonOut, b, 0o644); err != nil {
-			fatal(err)
-		}
+	if err := run.Write(res, markdown(res)); err != nil {
+		fatal(err)
 	}
-	report := markdown(res)
-	if *mdOut != "" {
-		if err := os.WriteFile(*mdOut, []byte(report), 0o644); err != nil {
-			fatal(err)
-		}
-	}
-	fmt.Print(report)
 }
 
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "lbdriver:", err)
 	os.Exit(1)
-}
-
-func loadavg() string {
-	b, _ := os.ReadFile("/proc/loadavg")
-	return strings.TrimSpace(string(b))
 }
 
 // A deployment is its replicas and, if it has one, haproxy.
@@ -187,7 +161,7 @@ func deploy(sp deploymentSpec, bindir, haproxy, example, dir, manifest string) (
 	for i := range sp.Replicas {
 		cmd := exec.Command(filepath.Join(bindir, "mcpship"), "serve", "--transport", "http", "--listen", "127.0.0.1:0",
 			"--session-key-file", filepath.Join(dir, "session-key"), "--max-sessions", "100000", "--manifest", manifest)
-		url, err := startAndWait(cmd, "serving MCP on ")
+		url, err := load.StartServing(cmd, 20*time.Second)
 		if err != nil {
 			d.stop()
 			return nil, fmt.Errorf("replica %d: %w", i+1, err)
@@ -263,170 +237,6 @@ func haproxyConfig(example, lb string, addrs []string) (string, error) {
 		return "", fmt.Errorf("the haproxy configuration has %d bind and %d server lines, want 1 and some", binds, servers)
 	}
 	return strings.Join(out, "\n"), nil
-}
-
-func startAndWait(cmd *exec.Cmd, prefix string) (string, error) {
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return "", err
-	}
-	if err := cmd.Start(); err != nil {
-		return "", err
-	}
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if u, ok := strings.CutPrefix(sc.Text(), prefix); ok {
-				urls <- u
-			}
-		}
-	}()
-	select {
-	case u := <-urls:
-		return u, nil
-	case <-time.After(20 * time.Second):
-		cmd.Process.Kill()
-		cmd.Wait()
-		return "", fmt.Errorf("%s did not start", cmd.Path)
-	}
-}
-
-const (
-	initBody   = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"lbdriver","version":"1"}}}`
-	inited     = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
-	legacyCall = `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`
-	modernCall = `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-)
-
-// client is one MCP client: its own connections, and its session if the
-// server minted one.
-type client struct {
-	hc      *http.Client
-	url     string
-	session string
-}
-
-func newClient(url string) *client {
-	tr := &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}
-	return &client{hc: &http.Client{Transport: tr, Timeout: 30 * time.Second}, url: url}
-}
-
-func (c *client) post(body string, hdr map[string]string) (int, http.Header, []byte, error) {
-	req, err := http.NewRequest("POST", c.url, strings.NewReader(body))
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	if c.session != "" {
-		req.Header.Set("Mcp-Session-Id", c.session)
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	b, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	return resp.StatusCode, resp.Header, b, err
-}
-
-func (c *client) initialize() error {
-	status, hdr, b, err := c.post(initBody, nil)
-	if err != nil {
-		return err
-	}
-	if status != 200 {
-		return fmt.Errorf("initialize: %d %s", status, b)
-	}
-	c.session = hdr.Get("Mcp-Session-Id")
-	_, _, _, err = c.post(inited, map[string]string{"MCP-Protocol-Version": "2025-11-25"})
-	return err
-}
-
-func (c *client) call(era string, id int) error {
-	var status int
-	var b []byte
-	var err error
-	if era == "legacy" {
-		status, _, b, err = c.post(fmt.Sprintf(legacyCall, id), map[string]string{"MCP-Protocol-Version": "2025-11-25"})
-	} else {
-		status, _, b, err = c.post(fmt.Sprintf(modernCall, id), map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "echo"})
-	}
-	switch {
-	case err != nil:
-		return err
-	case status != 200 || !bytes.Contains(b, []byte(`"text":"hi`)):
-		return fmt.Errorf("%d %.200s", status, b)
-	}
-	return nil
-}
-
-// runCell runs n clients for d and measures their calls.
-func runCell(url, name, era string, n, round int, d time.Duration) cell {
-	c := cell{Deployment: name, Era: era, Clients: n, Round: round}
-	var mu sync.Mutex
-	var lat []time.Duration
-	var wg sync.WaitGroup
-	deadline := time.Now().Add(d)
-	startAt := time.Now()
-	for i := range n {
-		wg.Go(func() {
-			cl := newClient(url)
-			defer cl.hc.CloseIdleConnections()
-			if era == "legacy" {
-				if err := cl.initialize(); err != nil {
-					mu.Lock()
-					c.Errors++
-					c.FirstError = first(c.FirstError, err.Error())
-					mu.Unlock()
-					return
-				}
-			}
-			var mine []time.Duration
-			errs, firstErr := 0, ""
-			for id := i * 10_000_000; time.Now().Before(deadline); id++ {
-				t0 := time.Now()
-				if err := cl.call(era, id); err != nil {
-					errs++
-					firstErr = first(firstErr, err.Error())
-					continue
-				}
-				mine = append(mine, time.Since(t0))
-			}
-			mu.Lock()
-			lat = append(lat, mine...)
-			c.Errors += errs
-			c.FirstError = first(c.FirstError, firstErr)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	c.Calls = len(lat)
-	c.PerSec = float64(len(lat)) / time.Since(startAt).Seconds()
-	c.P50us, c.P99us = percentiles(lat)
-	return c
-}
-
-func first(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
-func percentiles(lat []time.Duration) (p50, p99 float64) {
-	if len(lat) == 0 {
-		return 0, 0
-	}
-	slices.Sort(lat)
-	at := func(q float64) float64 {
-		return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))].Nanoseconds()) / 1e3
-	}
-	return at(0.50), at(0.99)
 }
 
 func median(xs []float64) float64 {

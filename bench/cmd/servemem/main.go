@@ -28,6 +28,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpship/mcpship/bench/internal/load"
 )
 
 func main() {
@@ -211,16 +213,4 @@ func measure(bin, manifest string, capBytes int, reqs []string) (idle, peak int6
 }
 
 // hwm returns VmHWM of pid in bytes.
-func hwm(pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return -1
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	return -1
-}
+func hwm(pid int) int64 { return load.StatusBytes(pid, "VmHWM:")[0] }

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -25,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpship/mcpship/bench/internal/load"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -55,7 +55,7 @@ func main() {
 	if err := os.WriteFile(manifest, []byte(m), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("load average before: %s\n\n", loadavg())
+	fmt.Printf("load average before: %s\n\n", load.Loadavg())
 
 	c, srv := start(*bin, manifest)
 	defer c.Close()
@@ -125,40 +125,24 @@ func main() {
 	fmt.Printf("| mcpship VmRSS with 1 worker | %d |\n", one/1024)
 	fmt.Printf("| mcpship VmRSS with %d workers | %d |\n", len(pids), many/1024)
 	fmt.Printf("| mcpship's growth per added worker | %.0f |\n\n", float64(many-one)/float64(max(len(pids)-1, 1))/1024)
-	fmt.Printf("load average after: %s\n", loadavg())
+	fmt.Printf("load average after: %s\n", load.Loadavg())
 }
 
 func start(bin, manifest string) (*mcp.Client, int) {
-	cmd := exec.Command(bin, "serve", "--manifest", manifest)
-	c, err := mcp.StartCommand(cmd, nil)
+	c, pid, err := load.ServeManifest(bin, manifest)
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := c.Initialize(context.Background(), ""); err != nil {
-		log.Fatalf("initialize: %v; stderr:\n%s", err, c.Stderr())
-	}
-	return c, cmd.Process.Pid
+	return c, pid
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 
 // rss is the VmRSS of pid, in bytes.
 func rss(pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		log.Fatal(err)
+	n := load.StatusBytes(pid, "VmRSS:")[0]
+	if n < 0 {
+		log.Fatalf("no VmRSS for %d", pid)
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
-			return kb * 1024
-		}
-	}
-	log.Fatalf("no VmRSS for %d", pid)
-	return 0
-}
-
-func loadavg() string {
-	b, _ := os.ReadFile("/proc/loadavg")
-	return strings.Join(strings.Fields(string(b))[:3], " ")
+	return n
 }
