@@ -24,7 +24,6 @@ import (
 	"time"
 
 	"github.com/mcpship/mcpship/bench/internal/load"
-	"github.com/mcpship/mcpship/mcp"
 )
 
 func main() {
@@ -80,7 +79,10 @@ func main() {
 	}
 	fmt.Printf("%d cores; load average before: %s\n\n", runtime.NumCPU(), load.Loadavg())
 
-	c, _ := start(*bin, manifest)
+	c, _, err := load.ServeManifest(*bin, manifest)
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer func() { c.Close() }()
 	call := func(tool, file string) (time.Duration, bool) {
 		t0 := time.Now()
@@ -144,35 +146,21 @@ func main() {
 	// Memory: the resident set of a new mcpship serve after one call of
 	// each tool, and after -entries more results of 10 inputs each.
 	c.Close()
-	c, srv := start(*bin, manifest)
+	c, srv, err := load.ServeManifest(*bin, manifest)
+	if err != nil {
+		log.Fatal(err)
+	}
 	call("plain", same())
 	call("c10", same())
-	before := rss(srv)
+	before := load.RSS(srv)
 	for range *entries {
 		call("c10", fresh())
 	}
-	after := rss(srv)
+	after := load.RSS(srv)
 	fmt.Printf("| memory of a new serve | KiB |\n|---|---:|\n")
 	fmt.Printf("| VmRSS after one call | %d |\n| after %d more entries of 10 inputs | %d |\n| per entry | %.1f |\n\n",
 		before/1024, *entries, after/1024, float64(after-before)/float64(*entries)/1024)
 	fmt.Printf("load average after: %s\n", load.Loadavg())
 }
 
-func start(bin, manifest string) (*mcp.Client, int) {
-	c, pid, err := load.ServeManifest(bin, manifest)
-	if err != nil {
-		log.Fatal(err)
-	}
-	return c, pid
-}
-
 func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d.Microseconds())/1000) }
-
-// rss is the VmRSS of pid, in bytes.
-func rss(pid int) int64 {
-	n := load.StatusBytes(pid, "VmRSS:")[0]
-	if n < 0 {
-		log.Fatalf("no VmRSS for %d", pid)
-	}
-	return n
-}

@@ -25,7 +25,6 @@ import (
 	"time"
 
 	"github.com/mcpship/mcpship/bench/internal/load"
-	"github.com/mcpship/mcpship/mcp"
 )
 
 func main() {
@@ -57,7 +56,10 @@ func main() {
 	}
 	fmt.Printf("load average before: %s\n\n", load.Loadavg())
 
-	c, srv := start(*bin, manifest)
+	c, srv, err := load.ServeManifest(*bin, manifest)
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer c.Close()
 	call := func(tool string, words ...string) time.Duration {
 		t0 := time.Now()
@@ -92,7 +94,7 @@ func main() {
 
 	// Memory: mcpship's resident set with one worker, then with -workers
 	// of them (that many calls in flight at once start them).
-	one := rss(srv)
+	one := load.RSS(srv)
 	barrier := filepath.Join(dir, "barrier")
 	if err := os.Mkdir(barrier, 0o755); err != nil {
 		log.Fatal(err)
@@ -112,11 +114,11 @@ func main() {
 		})
 	}
 	wg.Wait()
-	many := rss(srv)
+	many := load.RSS(srv)
 	var workerRSS []int64
 	for p := range pids {
 		pid, _ := strconv.Atoi(strings.TrimPrefix(p, "pid="))
-		workerRSS = append(workerRSS, rss(pid))
+		workerRSS = append(workerRSS, load.RSS(pid))
 	}
 	slices.Sort(workerRSS)
 	fmt.Printf("Memory, with %d workers running (%d distinct):\n\n", *workers, len(pids))
@@ -128,21 +130,4 @@ func main() {
 	fmt.Printf("load average after: %s\n", load.Loadavg())
 }
 
-func start(bin, manifest string) (*mcp.Client, int) {
-	c, pid, err := load.ServeManifest(bin, manifest)
-	if err != nil {
-		log.Fatal(err)
-	}
-	return c, pid
-}
-
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
-
-// rss is the VmRSS of pid, in bytes.
-func rss(pid int) int64 {
-	n := load.StatusBytes(pid, "VmRSS:")[0]
-	if n < 0 {
-		log.Fatalf("no VmRSS for %d", pid)
-	}
-	return n
-}

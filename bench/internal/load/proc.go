@@ -45,6 +45,9 @@ func StatusBytes(pid int, names ...string) []int64 {
 	return out
 }
 
+// RSS is the resident set size (VmRSS) of pid, in bytes, or -1.
+func RSS(pid int) int64 { return StatusBytes(pid, "VmRSS:")[0] }
+
 // ServeManifest starts `bin serve --manifest manifest` over stdio and
 // initializes it; it returns the client and the server's pid.
 func ServeManifest(bin, manifest string) (*mcp.Client, int, error) {
