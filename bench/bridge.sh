@@ -11,9 +11,7 @@
 #   bash bench/bridge.sh -rounds 5       # any driver flag (go run ./cmd/bridgebench -h)
 set -euo pipefail
 cd "$(dirname "$0")"
-root=$(cd .. && pwd)
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
+. ./lib.sh
 
 sh "$root/scripts/install-clients.sh" servers
 servers=${MCPSHIP_CACHE:-$HOME/.cache/mcpship}/clients/servers/node_modules
@@ -22,17 +20,13 @@ if [ ! -x "$servers/.bin/mcp-server-everything" ]; then
 	exit 0
 fi
 
-flags=(-trimpath -ldflags='-s -w')
-export CGO_ENABLED=0
 echo "building into $bin" >&2
-go build "${flags[@]}" -o "$bin/mcpship-echo" ./servers/mcpship-echo
-(cd "$root" && go build "${flags[@]}" -tags=urfave_cli_no_docs -o "$bin/mcpship" ./cmd/mcpship)
-go build -o "$bin/bridgebench" ./cmd/bridgebench
+build_release servers/mcpship-echo
+build_mcpship
+build_driver bridgebench
 
-commit=$(git -C "$root" rev-parse --short HEAD)
-if [ -n "$(git -C "$root" status --porcelain -- mcp cmd internal go.mod go.sum)" ]; then commit="$commit+dirty"; fi
-mkdir -p results
-out="results/$(date -u +%Y%m%dT%H%M%SZ)-bridge"
+commit=$(commit_of mcp cmd internal go.mod go.sum)
+out=$(results_out -bridge)
 "$bin/bridgebench" -mcpship "$bin/mcpship" -supergateway "$servers/supergateway/dist/index.js" \
 	-child "go-echo=$bin/mcpship-echo" -child "everything=$servers/.bin/mcp-server-everything" \
 	-commit "$commit" -json "$out.json" -md "$out.md" "$@"

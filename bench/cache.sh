@@ -10,14 +10,10 @@
 #   bash bench/cache.sh -rounds 500
 set -euo pipefail
 cd "$(dirname "$0")"
-root=$(cd .. && pwd)
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
-export CGO_ENABLED=0
-(cd "$root" && go build -trimpath -ldflags='-s -w' -tags=urfave_cli_no_docs -o "$bin/mcpship" ./cmd/mcpship)
-go build -o "$bin/cachebench" ./cmd/cachebench
-mkdir -p results
-out="results/$(date -u +%Y%m%dT%H%M%SZ)-cache.md"
+. ./lib.sh
+build_mcpship
+build_driver cachebench
+out=$(results_out -cache.md)
 {
   echo "# The result cache against uncached runs"
   echo

@@ -8,13 +8,8 @@
 #   bash bench/edit.sh -rounds 3 -sizes 1 -client codex
 set -euo pipefail
 cd "$(dirname "$0")"
-root=$(cd .. && pwd)
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
-flags=(-trimpath -ldflags='-s -w')
-export CGO_ENABLED=0
-(cd "$root" && go build "${flags[@]}" -tags=urfave_cli_no_docs -o "$bin/mcpship" ./cmd/mcpship)
-go build "${flags[@]}" -o "$bin/editfloor" ./cmd/editfloor
-go build "${flags[@]}" -o "$bin/editparse" ./cmd/editparse
-go build -o "$bin/editbench" ./cmd/editbench
+. ./lib.sh
+build_mcpship
+build_release cmd/editfloor cmd/editparse
+build_driver editbench
 "$bin/editbench" -bindir "$bin" "$@"

@@ -7,22 +7,14 @@
 #   bash bench/http.sh -rounds 5       # any driver flag (go run ./cmd/httpdriver -h)
 set -euo pipefail
 cd "$(dirname "$0")"
-root=$(cd .. && pwd)
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
+. ./lib.sh
 
-flags=(-trimpath -ldflags='-s -w')
-export CGO_ENABLED=0
 echo "building into $bin" >&2
-go build "${flags[@]}" -o "$bin/mcpship-echo" ./servers/mcpship-echo
-go build "${flags[@]}" -o "$bin/gosdk" ./servers/gosdk
-go build "${flags[@]}" -o "$bin/mcpgo" ./servers/mcpgo
-(cd "$root" && go build "${flags[@]}" -tags=urfave_cli_no_docs -o "$bin/mcpship" ./cmd/mcpship)
-go build -o "$bin/httpdriver" ./cmd/httpdriver
+build_release servers/mcpship-echo servers/gosdk servers/mcpgo
+build_mcpship
+build_driver httpdriver
 
-commit=$(git -C "$root" rev-parse --short HEAD)
-if [ -n "$(git -C "$root" status --porcelain -- mcp cmd internal go.mod go.sum)" ]; then commit="$commit+dirty"; fi
-mkdir -p results
-out="results/$(date -u +%Y%m%dT%H%M%SZ)-http"
+commit=$(commit_of mcp cmd internal go.mod go.sum)
+out=$(results_out -http)
 "$bin/httpdriver" -bindir "$bin" -commit "$commit" -json "$out.json" -md "$out.md" "$@"
 echo "wrote bench/$out.md and bench/$out.json" >&2

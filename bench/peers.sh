@@ -10,19 +10,15 @@
 #   bash bench/peers.sh -rounds 5 -client codex
 set -euo pipefail
 cd "$(dirname "$0")"
-root=$(cd .. && pwd)
+. ./lib.sh
 cache=${MCPSHIP_CACHE:-$HOME/.cache/mcpship}
 peers=$cache/clients/npm/node_modules/.bin
 if [ ! -x "$peers/claude" ]; then
   echo "peers.sh: the assistants' CLIs are not in $peers: run scripts/install-clients.sh first" >&2
   exit 1
 fi
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
-flags=(-trimpath -ldflags='-s -w')
-export CGO_ENABLED=0
-(cd "$root" && go build "${flags[@]}" -tags=urfave_cli_no_docs -o "$bin/mcpship" ./cmd/mcpship)
-go build "${flags[@]}" -o "$bin/editparse" ./cmd/editparse
-go build -o "$bin/editbench" ./cmd/editbench
+build_mcpship
+build_release cmd/editparse
+build_driver editbench
 echo "mcpship at $(git -C "$root" rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg)"
 "$bin/editbench" -bindir "$bin" -peers "$peers" -rounds 3 "$@"

@@ -7,25 +7,14 @@
 #   bash bench/run.sh -rounds 9  # more rounds; any driver flag (see: go run ./cmd/driver -h)
 set -euo pipefail
 cd "$(dirname "$0")"
-root=$(cd .. && pwd)
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
+. ./lib.sh
 
-flags=(-trimpath -ldflags='-s -w')
-export CGO_ENABLED=0
 echo "building into $bin" >&2
-go build "${flags[@]}" -o "$bin/ref" ./servers/ref
-go build "${flags[@]}" -o "$bin/refgoroutine" ./servers/refgoroutine
-go build "${flags[@]}" -o "$bin/mcpship-echo" ./servers/mcpship-echo
-go build "${flags[@]}" -o "$bin/gosdk" ./servers/gosdk
-go build "${flags[@]}" -o "$bin/mcpgo" ./servers/mcpgo
-# As release builds do (.goreleaser.yaml): without urfave/cli's docs generators.
-(cd "$root" && go build "${flags[@]}" -tags=urfave_cli_no_docs -o "$bin/mcpship" ./cmd/mcpship)
-go build -o "$bin/driver" ./cmd/driver
+build_release servers/ref servers/refgoroutine servers/mcpship-echo servers/gosdk servers/mcpgo
+build_mcpship
+build_driver driver
 
-commit=$(git -C "$root" rev-parse --short HEAD)
-if [ -n "$(git -C "$root" status --porcelain -- mcp cmd go.mod go.sum)" ]; then commit="$commit+dirty"; fi
-mkdir -p results
-out="results/$(date -u +%Y%m%dT%H%M%SZ)"
+commit=$(commit_of mcp cmd go.mod go.sum)
+out=$(results_out "")
 "$bin/driver" -bindir "$bin" -commit "$commit" -json "$out.json" -md "$out.md" "$@"
 echo "wrote bench/$out.md and bench/$out.json" >&2

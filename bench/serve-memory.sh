@@ -8,9 +8,7 @@
 #   bash bench/serve-memory.sh -vs /path/to/older/mcpship -n 3000
 set -euo pipefail
 cd "$(dirname "$0")"
-root=$(cd .. && pwd)
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
+. ./lib.sh
 vs=""
 args=()
 while [ $# -gt 0 ]; do
@@ -19,9 +17,8 @@ while [ $# -gt 0 ]; do
     *) args+=("$1"); shift ;;
   esac
 done
-export CGO_ENABLED=0
-(cd "$root" && go build -trimpath -ldflags='-s -w' -tags=urfave_cli_no_docs -o "$bin/mcpship" ./cmd/mcpship)
-go build -o "$bin/servemem" ./cmd/servemem
+build_mcpship
+build_driver servemem
 echo "mcpship at $(git -C "$root" rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg)"
 status=0
 "$bin/servemem" -mcpship "$bin/mcpship" "${args[@]}" || status=$?

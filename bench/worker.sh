@@ -8,15 +8,11 @@
 #   bash bench/worker.sh -rounds 100
 set -euo pipefail
 cd "$(dirname "$0")"
-root=$(cd .. && pwd)
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
-export CGO_ENABLED=0
-(cd "$root" && go build -trimpath -ldflags='-s -w' -tags=urfave_cli_no_docs -o "$bin/mcpship" ./cmd/mcpship)
-(cd "$root" && go build -trimpath -ldflags='-s -w' -o "$bin/workerstandin" ./tests/workerstandin)
-go build -o "$bin/workerbench" ./cmd/workerbench
-mkdir -p results
-out="results/$(date -u +%Y%m%dT%H%M%SZ)-worker.md"
+. ./lib.sh
+build_mcpship
+(cd "$root" && go build "${flags[@]}" -o "$bin/workerstandin" ./tests/workerstandin)
+build_driver workerbench
+out=$(results_out -worker.md)
 {
   echo "# Warm workers against cold runs"
   echo
