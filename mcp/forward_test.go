@@ -3,8 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -32,20 +30,20 @@ func TestForwardModern(t *testing.T) {
 	srv := httptest.NewServer(NewHTTPHandler(s, nil))
 	defer srv.Close()
 	body := `{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{"cursor":"c","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":7}}}`
-	status, got := postHTTP(t, srv.URL, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "prompts/list"}, body)
+	status, _, got := postHTTP(t, srv.URL, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "prompts/list"}, body)
 	for _, want := range []string{`"params":{"_meta":{"progressToken":7},"cursor":"c"}`, `"version":"2026-07-28"`, `"resultType":"complete"`,
 		`"cacheScope":"private"`, `"ttlMs":0`, `"io.modelcontextprotocol/serverInfo":{"name":"front","version":"1"}`} {
 		if status != 200 || !strings.Contains(got, want) {
 			t.Errorf("%d %s: want %s", status, got, want)
 		}
 	}
-	status, got = postHTTP(t, srv.URL, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"},
+	status, _, got = postHTTP(t, srv.URL, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"},
 		`{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
 	if status != 200 || !strings.Contains(got, `"capabilities":{"tools":{},"prompts":{}}`) {
 		t.Errorf("server/discover: %d %s", status, got)
 	}
 	// A stateless client takes no requests from the server.
-	status, got = postHTTP(t, srv.URL, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "ask"},
+	status, _, got = postHTTP(t, srv.URL, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "ask"},
 		`{"jsonrpc":"2.0","id":3,"method":"ask","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
 	if status != 404 || !strings.Contains(got, "takes no requests from the server") {
 		t.Errorf("a request to a stateless client: %d %s", status, got)
@@ -73,24 +71,4 @@ func TestForwardRequestToClient(t *testing.T) {
 	if asked != `sampling/createMessage {"messages":[]}` {
 		t.Errorf("the client was asked %q", asked)
 	}
-}
-
-func postHTTP(t *testing.T, url string, hdr map[string]string, body string) (int, string) {
-	t.Helper()
-	req, err := http.NewRequest("POST", url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
 }

@@ -30,6 +30,28 @@ func modernCall(ctx context.Context, t *testing.T, url, tool string) *http.Reque
 	return req
 }
 
+// postHTTP posts body to url as a client does, with the headers hdr, and
+// returns the status, the headers and the body of the reply.
+func postHTTP(t *testing.T, url string, hdr map[string]string, body string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest("POST", url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
+}
+
 // blockingServer has a tool "block" that signals started, then waits for
 // release or its context, and reports which on ended.
 func blockingServer(t *testing.T) (s *Server, started chan struct{}, release chan struct{}, ended chan string) {
@@ -150,30 +172,17 @@ func TestHTTPBusy(t *testing.T) {
 func TestHTTPIdleSessionEnds(t *testing.T) {
 	srv := httptest.NewServer(NewHTTPHandler(newTestServer(t, nil), &HTTPOptions{SessionIdleTimeout: time.Millisecond}))
 	defer srv.Close()
-	post := func(sid, body string) *http.Response {
-		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		if sid != "" {
-			req.Header.Set("Mcp-Session-Id", sid)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp
-	}
-	sid := post("", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`).Header.Get("Mcp-Session-Id")
+	_, _, sid := postLegacyMessage(t, srv.URL, "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
 	if sid == "" {
 		t.Fatal("initialize minted no session")
 	}
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		resp := post(sid, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
-		if resp.StatusCode == 404 {
+		status, _, _ := postLegacyMessage(t, srv.URL, sid, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		if status == 404 {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the idle session still answers %d", resp.StatusCode)
+			t.Fatalf("the idle session still answers %d", status)
 		}
 	}
 }
@@ -287,21 +296,11 @@ func TestClientCapabilities(t *testing.T) {
 	srv := httptest.NewServer(NewHTTPHandler(s, nil))
 	defer srv.Close()
 	do := func(body string, hdr map[string]string) (int, string) {
-		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		for k, v := range hdr {
-			req.Header.Set(k, v)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
+		status, h, b := postHTTP(t, srv.URL, hdr, body)
+		if sid := h.Get("Mcp-Session-Id"); sid != "" {
 			hdr["Mcp-Session-Id"] = sid
 		}
-		return resp.StatusCode, string(b)
+		return status, b
 	}
 	modern := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "needs_sampling"}
 	call := func(caps string) string {

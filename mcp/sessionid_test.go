@@ -4,29 +4,23 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 )
 
-// post sends one legacy message to url in session sid ("" for none) and
-// returns the status, the body and the session id of the response.
+// postLegacyMessage sends one legacy message to url in session sid (""
+// for none) and returns the status, the body and the session id of the
+// response.
 func postLegacyMessage(t *testing.T, url, sid, body string) (int, string, string) {
 	t.Helper()
-	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
+	hdr := map[string]string{}
 	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
+		hdr["Mcp-Session-Id"] = sid
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b), resp.Header.Get("Mcp-Session-Id")
+	status, h, b := postHTTP(t, url, hdr, body)
+	return status, b, h.Get("Mcp-Session-Id")
 }
 
 const initializeWithSampling = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{ "sampling": {} },"clientInfo":{"name":"t","version":"0"}}}`
