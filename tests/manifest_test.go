@@ -23,23 +23,33 @@ func serve(t testing.TB, args ...string) *mcp.Client {
 
 func startServer(t testing.TB, prog string, args ...string) *mcp.Client {
 	t.Helper()
-	cmd := exec.Command(prog, args...)
-	cmd.Env = append(os.Environ(),
-		"PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"MCPSHIP_TEST_PASSED=passed", "MCPSHIP_TEST_SECRET=secret")
-	c, err := mcp.StartCommand(cmd, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, c := startCommand(t, nil, prog, args...)
 	t.Cleanup(func() {
 		if err := c.Close(); err != nil {
 			t.Errorf("%s exited with %v; stderr:\n%s", prog, err, c.Stderr())
 		}
 	})
+	return c
+}
+
+// startCommand starts prog with args as an MCP server over stdio, with
+// the stand-in programs first on PATH and opts, and initializes it. The
+// caller closes the client.
+func startCommand(t testing.TB, opts *mcp.ClientOptions, prog string, args ...string) (*exec.Cmd, *mcp.Client) {
+	t.Helper()
+	cmd := exec.Command(prog, args...)
+	cmd.Env = append(os.Environ(),
+		"PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"MCPSHIP_TEST_PASSED=passed", "MCPSHIP_TEST_SECRET=secret")
+	c, err := mcp.StartCommand(cmd, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.Initialize(context.Background(), ""); err != nil {
+		c.Close()
 		t.Fatalf("initialize: %v; stderr:\n%s", err, c.Stderr())
 	}
-	return c
+	return cmd, c
 }
 
 func callTool(t *testing.T, c *mcp.Client, name string, args any) *mcp.CallToolResult {

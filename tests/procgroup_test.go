@@ -124,6 +124,21 @@ func TestCancelStopsTheWholeGroup(t *testing.T) {
 	wantArgv(t, callTool(t, c, "slow", map[string]any{"words": []string{"after"}}), "after")
 }
 
+// serveRunningCall starts mcpship serve on the stand-in manifest with
+// opts, and in the background a call of its slow tool with the words
+// mode, a pid file and more; it returns once want of the call's
+// processes have written their pids there. The caller closes the client.
+func serveRunningCall(t *testing.T, opts *mcp.ClientOptions, want int, mode string, more ...string) (*exec.Cmd, *mcp.Client, []int) {
+	t.Helper()
+	cmd, c := startCommand(t, opts, binPath, "serve", "--manifest", standinManifest)
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	words := append([]string{mode, pidfile}, more...)
+	go func() {
+		_, _ = c.CallTool(context.Background(), "slow", map[string]any{"words": words})
+	}()
+	return cmd, c, readPids(t, pidfile, want)
+}
+
 func TestNoOrphansAfterNormalExit(t *testing.T) {
 	c := serve(t, "--manifest", standinManifest)
 	pidfile := filepath.Join(t.TempDir(), "pids")
@@ -143,20 +158,7 @@ func TestNoOrphansAfterNormalExit(t *testing.T) {
 // SIGKILL included, before it exits.
 func TestShutdownStopsRunningCalls(t *testing.T) {
 	t.Parallel() // slow: it waits out the shutdown grace periods
-	cmd := exec.Command(binPath, "serve", "--manifest", standinManifest)
-	cmd.Env = append(os.Environ(), "PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	c, err := mcp.StartCommand(cmd, &mcp.ClientOptions{TerminateTimeout: 15 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Initialize(context.Background(), ""); err != nil {
-		t.Fatal(err)
-	}
-	pidfile := filepath.Join(t.TempDir(), "pids")
-	go func() {
-		_, _ = c.CallTool(context.Background(), "slow", map[string]any{"words": []string{"sleep", pidfile, "stubborn"}})
-	}()
-	pids := readPids(t, pidfile, 3)
+	cmd, c, pids := serveRunningCall(t, &mcp.ClientOptions{TerminateTimeout: 15 * time.Second}, 3, "sleep", "stubborn")
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -185,20 +187,7 @@ func TestNoOrphansOutsideTheGroup(t *testing.T) {
 // What the command started itself is not covered (docs/manifest.md says
 // so); the test stops it.
 func TestKilledServerKillsItsCommands(t *testing.T) {
-	cmd := exec.Command(binPath, "serve", "--manifest", standinManifest)
-	cmd.Env = append(os.Environ(), "PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	c, err := mcp.StartCommand(cmd, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Initialize(context.Background(), ""); err != nil {
-		t.Fatal(err)
-	}
-	pidfile := filepath.Join(t.TempDir(), "pids")
-	go func() {
-		_, _ = c.CallTool(context.Background(), "slow", map[string]any{"words": []string{"sleep", pidfile}})
-	}()
-	pids := readPids(t, pidfile, 3)
+	cmd, c, pids := serveRunningCall(t, nil, 3, "sleep")
 	defer func() {
 		for _, pid := range pids {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
@@ -244,20 +233,7 @@ func TestNoOrphanCaughtInExec(t *testing.T) {
 // it exits, not die of the second signal and leave it running.
 func TestSecondSignalWhileStoppingCalls(t *testing.T) {
 	t.Parallel() // slow: it waits out the shutdown grace periods
-	cmd := exec.Command(binPath, "serve", "--manifest", standinManifest)
-	cmd.Env = append(os.Environ(), "PATH="+standinDir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	c, err := mcp.StartCommand(cmd, &mcp.ClientOptions{TerminateTimeout: 15 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Initialize(context.Background(), ""); err != nil {
-		t.Fatal(err)
-	}
-	pidfile := filepath.Join(t.TempDir(), "pids")
-	go func() {
-		_, _ = c.CallTool(context.Background(), "slow", map[string]any{"words": []string{"sleep", pidfile, "stubborn"}})
-	}()
-	pids := readPids(t, pidfile, 3) // leader, child, stubborn grandchild
+	cmd, c, pids := serveRunningCall(t, &mcp.ClientOptions{TerminateTimeout: 15 * time.Second}, 3, "sleep", "stubborn") // leader, child, stubborn grandchild
 	defer func() {
 		for _, pid := range pids {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
