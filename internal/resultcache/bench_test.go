@@ -84,3 +84,17 @@ func BenchmarkEntryMemory(b *testing.B) {
 		runtime.KeepAlive(c)
 	}
 }
+
+// BenchmarkRecordFloor is the system calls alone that recording a folder
+// of 10 files makes (an lstat of the folder and of each file, and a
+// listing), the floor under BenchmarkRecord/files=10.
+func BenchmarkRecordFloor(b *testing.B) {
+	dir := filepath.Join(project(b, 10), "src")
+	for b.Loop() {
+		os.Lstat(dir)
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			os.Lstat(filepath.Join(dir, e.Name()))
+		}
+	}
+}

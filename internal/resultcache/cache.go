@@ -31,6 +31,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 	"unsafe"
@@ -306,14 +307,32 @@ func (c *Cache) store(call Call, e *entry) {
 // decoded result and the list and map cells.
 const entryOverhead = 256
 
-// sizeOf is about what e holds in memory: its result as JSON, and each
-// record with its strings; -1 when the result does not encode.
+// sizeOf is about what e holds in memory: the strings of its result's
+// content, its structured content and _meta as JSON, and each record
+// with its strings; -1 when the result does not encode.
 func sizeOf(e *entry) int64 {
-	res, err := json.Marshal(e.result)
-	if err != nil {
-		return -1
+	n := int64(entryOverhead)
+	for _, c := range e.result.Content {
+		n += int64(unsafe.Sizeof(c)) + int64(len(c.Type)+len(c.Text)+len(c.Data)+len(c.MimeType)+
+			len(c.URI)+len(c.Name)+len(c.Title)+len(c.Description))
+		if r := c.Resource; r != nil {
+			n += int64(unsafe.Sizeof(*r)) + int64(len(r.URI)+len(r.MimeType)+len(r.Text)+len(r.Blob))
+		}
 	}
-	n := int64(len(res)) + entryOverhead
+	var extra []any
+	if e.result.StructuredContent != nil {
+		extra = append(extra, e.result.StructuredContent)
+	}
+	if len(e.result.Meta) > 0 {
+		extra = append(extra, e.result.Meta)
+	}
+	for _, v := range extra {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return -1
+		}
+		n += int64(len(b))
+	}
 	for _, r := range e.inputs.records {
 		n += int64(unsafe.Sizeof(r)) + int64(len(r.Path)+len(r.Pattern)+len(r.Text)+len(r.Sum))
 	}
@@ -392,7 +411,13 @@ func FileID(path string) (string, error) {
 		return "", err
 	}
 	s := statOf(fi)
-	return fmt.Sprintf("%s %d %d %d %d %d", path, s.Size, s.Mtime, s.Ctime, s.Dev, s.Ino), nil
+	b := append(make([]byte, 0, len(path)+80), path...)
+	for _, n := range []int64{s.Size, s.Mtime, s.Ctime} {
+		b = strconv.AppendInt(append(b, ' '), n, 10)
+	}
+	b = strconv.AppendUint(append(b, ' '), s.Dev, 10)
+	b = strconv.AppendUint(append(b, ' '), s.Ino, 10)
+	return string(b), nil
 }
 
 func (k Key) String() string { return fmt.Sprintf("%x", k[:]) }

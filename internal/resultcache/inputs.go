@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -103,7 +104,7 @@ func (in *Inputs) Len() int { return len(in.records) }
 // [path.Match], "**" any number of folders; "\" quotes the next character
 // (see Escape). Hidden files count like any other.
 func Record(dir string, patterns []string) (*Inputs, error) {
-	r := &recorder{in: &Inputs{at: time.Now()}, seen: map[string]bool{}}
+	r := &recorder{in: &Inputs{at: time.Now()}, seen: map[seenKey]bool{}}
 	for _, p := range patterns {
 		if err := r.pattern(dir, p); err != nil {
 			return nil, err
@@ -146,8 +147,11 @@ func CheckPattern(pattern string) error {
 
 type recorder struct {
 	in   *Inputs
-	seen map[string]bool
+	seen map[seenKey]bool
 }
+
+// seenKey is an op on a path, with its pattern.
+type seenKey struct{ op, path, pattern string }
 
 func (r *recorder) add(rec record) error {
 	if len(r.in.records) >= MaxInputs {
@@ -159,7 +163,7 @@ func (r *recorder) add(rec record) error {
 
 // once reports whether op on p is seen for the first time.
 func (r *recorder) once(op, p, pattern string) bool {
-	k := op + "\x00" + p + "\x00" + pattern
+	k := seenKey{op, p, pattern}
 	if r.seen[k] {
 		return false
 	}
@@ -355,7 +359,8 @@ func listing(dir, pattern string) ([]string, []byte) {
 		fmt.Fprintf(h, "unreadable: %v", errors.Is(err, fs.ErrNotExist))
 		return nil, h.Sum(nil)
 	}
-	var names []string
+	names := make([]string, 0, len(entries))
+	var line []byte
 	for _, e := range entries {
 		name := e.Name()
 		switch {
@@ -369,7 +374,10 @@ func listing(dir, pattern string) ([]string, []byte) {
 			}
 		}
 		names = append(names, name)
-		fmt.Fprintf(h, "%s\x00%d\n", name, e.Type())
+		// name NUL type NL, the type's mode bits in decimal
+		line = append(append(line[:0], name...), 0)
+		line = append(strconv.AppendUint(line, uint64(e.Type()), 10), '\n')
+		h.Write(line)
 	}
 	return names, h.Sum(nil)
 }

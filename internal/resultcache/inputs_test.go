@@ -1,6 +1,9 @@
 package resultcache
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -225,7 +228,7 @@ func TestEscapedValue(t *testing.T) {
 func TestTooManyInputs(t *testing.T) {
 	dir := t.TempDir()
 	in := &Inputs{}
-	r := &recorder{in: in, seen: map[string]bool{}}
+	r := &recorder{in: in, seen: map[seenKey]bool{}}
 	for range MaxInputs {
 		r.add(record{})
 	}
@@ -244,5 +247,22 @@ func TestCheckPattern(t *testing.T) {
 		if err := CheckPattern(p); err != nil {
 			t.Errorf("CheckPattern(%q) = %v", p, err)
 		}
+	}
+}
+
+// A listing's digest is the one earlier versions wrote to disk entries:
+// name NUL type NL per entry, so that those entries still check.
+func TestListingDigestStable(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.rb"), nil, 0o644)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	os.Symlink("a.rb", filepath.Join(dir, "ln"))
+	h := sha256.New()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		fmt.Fprintf(h, "%s\x00%d\n", e.Name(), e.Type())
+	}
+	if _, sum := listing(dir, ""); !bytes.Equal(sum, h.Sum(nil)) {
+		t.Errorf("listing digest %x, want %x", sum, h.Sum(nil))
 	}
 }
