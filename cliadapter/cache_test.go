@@ -1,7 +1,10 @@
 package cliadapter
 
 import (
+	"context"
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -79,6 +82,37 @@ func TestCacheRefused(t *testing.T) {
 		err := AddTools(srv, catApp(&runs), Options{AllowWrite: true, Tools: []Tool{tc.tool}})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want %q", tc.tool, err, tc.want)
+		}
+	}
+}
+
+// With AddTools on a server of one's own, a result over the budget is
+// cut all the same; the rest is not kept, and the note says so. A budget
+// out of range is refused.
+func TestOutputBudgetOwnServer(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("big.txt", []byte(strings.Repeat("0123456789\n", 1000)), 0o644)
+	var runs atomic.Int64
+	c := connectApp(t, catApp(&runs), Options{Tools: []Tool{{Command: "cat", OutputBudget: 2000}}})
+	res := call(t, c, "cat", map[string]any{"args": []string{"big.txt"}})
+	body := res.Content[0].Text
+	if len(res.Content) != 1 || len(body) > 2000 || !strings.HasPrefix(body, "0123456789\n") ||
+		!strings.Contains(body, "cut here to fit the output budget of 2000 characters (cliadapter.Tool.OutputBudget). The rest was not kept") {
+		t.Errorf("cut result: %d blocks, %d characters:\n%s", len(res.Content), len(body), body)
+	}
+	// Over Claude Code's 50,000, the tool says how long its results may be.
+	c = connectApp(t, catApp(&runs), Options{Tools: []Tool{{Command: "cat", OutputBudget: 100000}, {Command: "rm", Name: "rm2"}}})
+	tools, err := c.ListTools(context.Background())
+	if err != nil || len(tools) != 2 || fmt.Sprint(tools[0].Meta) != "map[anthropic/maxResultSizeChars:100000]" || tools[1].Meta != nil {
+		t.Errorf("tools/list: %v %+v, want _meta anthropic/maxResultSizeChars 100000 on cat alone", err, tools)
+	}
+	for _, b := range []int{-1, 999, 64<<20 + 1} {
+		srv := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
+		err := AddTools(srv, catApp(&runs), Options{Tools: []Tool{{Command: "cat", OutputBudget: b}}})
+		want := `Tool.OutputBudget of "cat" is ` + strconv.Itoa(b) + " characters: use 1000 to 67108864, or 0 for the default of 40000"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("OutputBudget %d: %v, want %q", b, err, want)
 		}
 	}
 }

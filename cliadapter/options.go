@@ -73,6 +73,15 @@ type Tool struct {
 	// the executable are the same. Errors and cut output are never kept.
 	// Only for a command that does not change anything: not with Write.
 	Cache []string
+	// OutputBudget is the most characters of text a result carries, 1,000
+	// to 67,108,864. A longer result is cut to its head and its tail, with
+	// a note saying how much was cut; under the "mcp" subcommand the whole
+	// output is kept as a resource of the session, which the note names
+	// and the result links to (resource_link), for resources/read. With
+	// AddTools on a server of your own, nothing is kept and the note says
+	// so. Default 40,000 (10,000 for an isError result), as for manifest
+	// tools; setting it sets both.
+	OutputBudget int
 }
 
 // shared returns the options and tools as package clitool takes them.

@@ -52,7 +52,9 @@ var tools = cliadapter.Options{
 	Tools: []cliadapter.Tool{
 		// A count depends only on the files counted: kept while they are unchanged.
 		{Command: "count", Args: "files", JSON: true, Enum: map[string][]string{"by": {"lines", "words", "bytes"}}, Cache: []string{"{files}"}},
-		{Command: "find", Args: "files", OKExitCodes: []int{0, 1}},
+		// Matches can run to thousands of lines: past 20,000 characters the
+		// result keeps the first and the last, and the rest is a resource.
+		{Command: "find", Args: "files", OKExitCodes: []int{0, 1}, OutputBudget: 20000},
 		{Command: "touch", Args: "files", Write: true},
 	},
 }

@@ -146,7 +146,8 @@ func (t *tool) cached(ctx context.Context, vals map[string]json.RawMessage, argv
 			return resultcache.Outcome{Err: ctx.Err()}
 		}
 		max := int64(r.opts.MaxOutputBytes)
-		whole := out != nil && out.Stdout.Total() <= max && out.Stderr.Total() <= max
+		whole := out != nil && out.Stdout.Total() <= max && out.Stderr.Total() <= max &&
+			!out.Cut // it links to an output the server keeps only for a while
 		return resultcache.Outcome{Result: res, Keep: whole && !res.IsError}
 	})
 }

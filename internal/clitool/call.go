@@ -23,20 +23,21 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 		return nil, err
 	}
 	if t.cache != nil {
-		return t.cached(ctx, vals, argv, func() (*mcp.CallToolResult, *toolresult.Capture) { return t.execute(ctx, argv) })
+		return t.cached(ctx, vals, argv, func() (*mcp.CallToolResult, *toolresult.Capture) { return t.execute(ctx, req, argv) })
 	}
-	res, _ := t.execute(ctx, argv)
+	res, _ := t.execute(ctx, req, argv)
 	return res, nil
 }
 
 // execute runs one call's argv in a fresh app and makes its result.
-func (t *tool) execute(ctx context.Context, argv []string) (*mcp.CallToolResult, *toolresult.Capture) {
+func (t *tool) execute(ctx context.Context, req *mcp.CallRequest, argv []string) (*mcp.CallToolResult, *toolresult.Capture) {
 	r := t.r
 	if r.opts.Serial {
 		r.serial.Lock()
 		defer r.serial.Unlock()
 	}
 	out := toolresult.New(r.opts.MaxOutputBytes, r.app.Pkg+".Options.MaxOutputBytes")
+	out.Budget = t.budget(req)
 	panicked, runErr := r.run(ctx, t.path, argv, out)
 	prog := strings.Join(argv[:1+len(t.path)], " ")
 	if panicked != nil {
@@ -69,4 +70,20 @@ func (r *runner) run(ctx context.Context, path, argv []string, out *toolresult.C
 		}
 	}()
 	return nil, r.app.Run(ctx, path, argv, &out.Stdout, &out.Stderr)
+}
+
+// budget is how the call's result is cut to fit the client: the tool's
+// OutputBudget or the default, with the whole output kept in the
+// runner's Outputs, linked for clients that know resource_link (revision
+// 2025-06-18 on), as for manifest tools.
+func (t *tool) budget(req *mcp.CallRequest) *toolresult.Budget {
+	b := &toolresult.Budget{Chars: toolresult.DefaultChars, ErrorChars: toolresult.DefaultErrorChars,
+		Setting: t.r.app.Pkg + ".Tool.OutputBudget", Link: req.ProtocolVersion >= "2025-06-18"}
+	if n := t.spec.OutputBudget; n != 0 {
+		b.Chars, b.ErrorChars = n, n
+	}
+	if store := t.r.opts.Outputs; store != nil {
+		b.Keep = store.Keeper(t.mcpTool.Name)
+	}
+	return b
 }

@@ -21,6 +21,8 @@ import (
 	"sync"
 
 	"github.com/mcpship/mcpship/internal/resultcache"
+	"github.com/mcpship/mcpship/internal/spill"
+	"github.com/mcpship/mcpship/internal/toolresult"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -32,6 +34,10 @@ type Options struct {
 	Serial         bool
 	ExitCode       func(error) int
 	MaxOutputBytes int
+	// Outputs keeps the whole output of results cut to their budget, as
+	// resources of the server; nil keeps nothing, and the note of a cut
+	// result says so.
+	Outputs *spill.Store
 }
 
 // Tool is the adapters' Tool: each adapter declares a struct of the same
@@ -48,6 +54,7 @@ type Tool struct {
 	JSON               bool
 	Write              bool
 	Cache              []string
+	OutputBudget       int
 }
 
 // A Command is one command of an app, as its adapter read it.
@@ -188,6 +195,10 @@ func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
 	if description == "" {
 		description = strings.TrimSpace(cmd.Usage + "\n\n" + cmd.Description)
 	}
+	if b := spec.OutputBudget; b != 0 && (b < toolresult.MinChars || b > toolresult.MaxChars) {
+		return nil, fmt.Errorf("%s: Tool.OutputBudget of %q is %d characters: use %d to %d, or 0 for the default of %d",
+			pkg, spec.Command, b, toolresult.MinChars, toolresult.MaxChars, toolresult.DefaultChars)
+	}
 	if err := t.compileCache(); err != nil {
 		return nil, err
 	}
@@ -200,6 +211,7 @@ func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
 		Description: description,
 		InputSchema: raw,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: mcp.Bool(!spec.Write)},
+		Meta:        toolresult.ToolMeta(spec.OutputBudget),
 	}
 	return t, nil
 }

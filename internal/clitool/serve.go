@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpship/mcpship/internal/httpserve"
+	"github.com/mcpship/mcpship/internal/spill"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -62,7 +63,11 @@ func Serve(ctx context.Context, app App, version string, tools []Tool, opts Opti
 		return Usagef("unsupported --transport %q: use \"stdio\" or \"http\"", transport.Name)
 	}
 	opts.AllowWrite = opts.AllowWrite || allowWrite
-	srv := mcp.NewServer(mcp.Implementation{Name: app.Name, Version: version}, nil)
+	// The whole output of the results cut to their budget is kept as
+	// resources of the session; removed when Serve returns.
+	opts.Outputs = spill.New(0, 0)
+	defer opts.Outputs.Close()
+	srv := mcp.NewServer(mcp.Implementation{Name: app.Name, Version: version}, &mcp.ServerOptions{Resources: opts.Outputs})
 	if err := AddTools(srv, app, tools, opts); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/mcpship/mcpship/internal/procgroup"
 	"github.com/mcpship/mcpship/internal/resultcache"
 	"github.com/mcpship/mcpship/internal/spill"
+	"github.com/mcpship/mcpship/internal/toolresult"
 	"github.com/mcpship/mcpship/internal/worker"
 )
 
@@ -176,10 +177,10 @@ const (
 	// the 50,000 characters past which Claude Code sets a result aside in
 	// a file, and about 10,000 tokens, where it warns (docs/manifest.md
 	// names the clients' limits).
-	DefaultOutputBudget = 40000
+	DefaultOutputBudget = toolresult.DefaultChars
 	// DefaultErrorBudget is the budget of an isError result when the tool
 	// sets none: Claude Code keeps only about 11,000 characters of one.
-	DefaultErrorBudget = 10000
+	DefaultErrorBudget = toolresult.DefaultErrorChars
 	// KillGrace is how long a process group gets between SIGTERM and
 	// SIGKILL when a call is cancelled or times out.
 	KillGrace = procgroup.Grace

@@ -75,12 +75,7 @@ func (t *tool) outputBudget(req *mcp.CallRequest) *toolresult.Budget {
 	b := &toolresult.Budget{Chars: t.budget, ErrorChars: t.errorBudget,
 		Setting: "outputBudget in " + t.m.file, Link: req.ProtocolVersion >= "2025-06-18"}
 	if store := t.m.Outputs; store != nil {
-		name := t.spec.Name
-		b.Keep = func(mimeType string, data []byte) (mcp.Resource, bool) {
-			desc := fmt.Sprintf("The whole output of a call of %s at %s, whose result was cut to fit the output budget.",
-				name, time.Now().UTC().Format("15:04:05 UTC"))
-			return store.Keep(name, desc, mimeType, data)
-		}
+		b.Keep = store.Keeper(t.spec.Name)
 	}
 	return b
 }

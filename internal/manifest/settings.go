@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/toolresult"
 )
 
 func checkSettings(probs *problemList, path string, s *Settings) {
@@ -50,8 +52,8 @@ func checkSettings(probs *problemList, path string, s *Settings) {
 // The range of outputBudget: room for a head, a tail and the note between
 // them; at most what maxOutputBytes can keep.
 const (
-	minBudget = 1000
-	maxBudget = 64 << 20
+	minBudget = toolresult.MinChars
+	maxBudget = toolresult.MaxChars
 )
 
 // settle resolves a tool's settings from its own and the defaults.

@@ -8,6 +8,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/toolresult"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -145,17 +146,9 @@ func (t *tool) mcpTool() mcp.Tool {
 		Annotations:  ann,
 		Icons:        t.icons,
 	}
-	if t.budget > claudeMaxResultChars {
-		// Claude Code sets aside in a file a result longer than this,
-		// unless the tool says it may be longer (up to 500,000).
-		tool.Meta = map[string]any{"anthropic/maxResultSizeChars": min(t.budget, 500000)}
-	}
+	tool.Meta = toolresult.ToolMeta(t.budget)
 	return tool
 }
-
-// claudeMaxResultChars is the length past which Claude Code sets a
-// result aside in a file unless the tool declares a larger size.
-const claudeMaxResultChars = 50000
 
 // ServeArgs are the arguments that make mcpship serve the manifest file:
 // serve --manifest FILE.

@@ -106,6 +106,17 @@ func (s *Store) Keep(name, description, mimeType string, data []byte) (res mcp.R
 	return e.res, ok
 }
 
+// Keeper returns a function that keeps the whole output of a call of
+// tool whose result was cut to fit its budget, as [toolresult.Budget]'s
+// Keep takes it.
+func (s *Store) Keeper(tool string) func(mimeType string, data []byte) (mcp.Resource, bool) {
+	return func(mimeType string, data []byte) (mcp.Resource, bool) {
+		desc := fmt.Sprintf("The whole output of a call of %s at %s, whose result was cut to fit the output budget.",
+			tool, time.Now().UTC().Format("15:04:05 UTC"))
+		return s.Keep(tool, desc, mimeType, data)
+	}
+}
+
 // settle moves the oldest entries held in memory to files while memory is
 // over its limit, dropping the oldest files to make room for them, and
 // drops an entry that cannot be written.

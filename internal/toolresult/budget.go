@@ -28,6 +28,34 @@ type Budget struct {
 	Link bool
 }
 
+// Budgets in characters: the default of a result and of an isError
+// result, and the range a budget set by a tool's author may take (room
+// for a head, a tail and the note between them; at most what the output
+// limit can keep). Manifest tools and in-process tools share them; the
+// manifest's documentation names the clients' limits they fit.
+const (
+	// DefaultChars is under the 50,000 characters past which Claude Code
+	// sets a result aside in a file, and about 10,000 tokens, where it
+	// warns.
+	DefaultChars = 40000
+	// DefaultErrorChars: Claude Code keeps only about 11,000 characters
+	// of an isError result.
+	DefaultErrorChars = 10000
+	MinChars          = 1000
+	MaxChars          = 64 << 20
+)
+
+// ToolMeta is the _meta of a tool whose results may be as long as chars:
+// Claude Code sets aside in a file a result longer than 50,000 characters
+// unless the tool says it may be longer (up to 500,000); nil when chars is
+// within that.
+func ToolMeta(chars int) map[string]any {
+	if chars <= 50000 {
+		return nil
+	}
+	return map[string]any{"anthropic/maxResultSizeChars": min(chars, 500000)}
+}
+
 // minBody is the fewest characters the cut keeps of the text, note
 // included, however long the other blocks are.
 const minBody = 600
