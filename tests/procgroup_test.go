@@ -232,8 +232,9 @@ func TestNoOrphanCaughtInExec(t *testing.T) {
 // again (a second Ctrl-C): mcpship must still stop the grandchild before
 // it exits, not die of the second signal and leave it running.
 func TestSecondSignalWhileStoppingCalls(t *testing.T) {
-	t.Parallel()                                                                                                        // slow: it waits out the shutdown grace periods
-	cmd, c, pids := serveRunningCall(t, &mcp.ClientOptions{TerminateTimeout: 15 * time.Second}, 3, "sleep", "stubborn") // leader, child, stubborn grandchild
+	t.Parallel() // slow: it waits out the shutdown grace periods
+	// The call's leader, its child and the grandchild that ignores SIGTERM.
+	cmd, c, pids := serveRunningCall(t, &mcp.ClientOptions{TerminateTimeout: 15 * time.Second}, 3, "sleep", "stubborn")
 	defer func() {
 		for _, pid := range pids {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
