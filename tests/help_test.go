@@ -2,6 +2,7 @@ package tests
 
 import (
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -33,39 +34,68 @@ func TestHelpStyle(t *testing.T) {
 	if len(cmds) < 15 {
 		t.Fatalf("found only %d commands: %v", len(cmds), cmds)
 	}
-	flagLine := regexp.MustCompile(`^   (-{1,2}[a-z0-9-]+)(?: (\S+(?: <\S+>"?)?))?(?:, -{1,2}[a-z0-9-]+(?: \S+)?)?\s{2,}(.*)$`)
 	for _, args := range cmds {
 		help, err := exec.Command(binPath, append(args, "--help")...).Output()
 		if err != nil {
 			t.Errorf("mcpship %s --help: %v", strings.Join(args, " "), err)
 			continue
 		}
-		_, opts, ok := strings.Cut(string(help), "OPTIONS:\n")
-		if !ok {
+		checkHelpStyle(t, "mcpship "+strings.Join(args, " ")+" --help", string(help))
+	}
+}
+
+// TestAppHelpStyle checks that the init, remove and doctor commands an
+// app adds with registercmd have mcpship's help style in the app's own
+// help: an urfave/cli v2 app (goapp, which keeps urfave/cli's style for
+// its other commands), and the Cobra and urfave/cli v3 apps that run them
+// through registercmd.Run.
+func TestAppHelpStyle(t *testing.T) {
+	for _, app := range []string{goappPath, cobraappPath, cliv3appPath} {
+		for _, cmd := range []string{"init", "remove", "doctor"} {
+			what := filepath.Base(app) + " " + cmd + " --help"
+			help, err := exec.Command(app, cmd, "--help").Output()
+			if err != nil {
+				t.Errorf("%s: %v", what, err)
+				continue
+			}
+			if !strings.Contains(string(help), "OPTIONS:\n") || !strings.Contains(string(help), "--client CLIENT") {
+				t.Errorf("%s: no --client CLIENT among its options:\n%s", what, help)
+			}
+			checkHelpStyle(t, what, string(help))
+		}
+	}
+}
+
+var flagLine = regexp.MustCompile(`^   (-{1,2}[a-z0-9-]+)(?: (\S+(?: <\S+>"?)?))?(?:, -{1,2}[a-z0-9-]+(?: \S+)?)?\s{2,}(.*)$`)
+
+// checkHelpStyle checks the flag lines of help, the output of what.
+func checkHelpStyle(t *testing.T, what, help string) {
+	t.Helper()
+	_, opts, ok := strings.Cut(help, "OPTIONS:\n")
+	if !ok {
+		return
+	}
+	for _, line := range strings.Split(opts, "\n") {
+		if !strings.HasPrefix(line, "   -") {
 			continue
 		}
-		for _, line := range strings.Split(opts, "\n") {
-			if !strings.HasPrefix(line, "   -") {
-				continue
-			}
-			what := "mcpship " + strings.Join(args, " ") + " --help: " + strings.TrimSpace(line)
-			m := flagLine.FindStringSubmatch(line)
-			if m == nil {
-				t.Errorf("%s: not a flag line of the one style", what)
-				continue
-			}
-			if ph := m[2]; ph != "" && ph != strings.ToUpper(ph) {
-				t.Errorf("%s: placeholder %q is not upper case", what, ph)
-			}
-			if strings.Contains(line, "[ -") {
-				t.Errorf("%s: a repeatable flag written twice", what)
-			}
-			if strings.Contains(m[3], "repeat") && !strings.Contains(m[3], "(repeatable") {
-				t.Errorf("%s: a repeatable flag says so as \"(repeatable\"", what)
-			}
-			if strings.Contains(m[3], "(default: false)") {
-				t.Errorf("%s: a switch shows (default: false)", what)
-			}
+		what := what + ": " + strings.TrimSpace(line)
+		m := flagLine.FindStringSubmatch(line)
+		if m == nil {
+			t.Errorf("%s: not a flag line of the one style", what)
+			continue
+		}
+		if ph := m[2]; ph != "" && ph != strings.ToUpper(ph) {
+			t.Errorf("%s: placeholder %q is not upper case", what, ph)
+		}
+		if strings.Contains(line, "[ -") {
+			t.Errorf("%s: a repeatable flag written twice", what)
+		}
+		if strings.Contains(m[3], "repeat") && !strings.Contains(m[3], "(repeatable") {
+			t.Errorf("%s: a repeatable flag says so as \"(repeatable\"", what)
+		}
+		if strings.Contains(m[3], "(default: false)") {
+			t.Errorf("%s: a switch shows (default: false)", what)
 		}
 	}
 }

@@ -7,6 +7,9 @@
 package clihelp
 
 import (
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -116,4 +119,31 @@ func unquote(usage string) (string, string) {
 	}
 	name := usage[i+1 : i+1+j]
 	return name, usage[:i] + name + usage[i+1+j+1:]
+}
+
+// CommandHelpTemplate returns urfave/cli's command help template with the
+// flags cmd has now written in this style, its --help flag last (unless
+// cmd.HideHelp): the help of a command that runs in an app that does not
+// set cli.FlagStringer to [FlagString], as mcpship does for all of its
+// own.
+func CommandHelpTemplate(cmd *cli.Command) string {
+	tmpl := cli.CommandHelpTemplate
+	i := strings.Index(tmpl, "{{if .VisibleFlagCategories}}")
+	if i < 0 {
+		return "" // a template of another shape: urfave/cli's own help
+	}
+	flags := cmd.VisibleFlags()
+	if !cmd.HideHelp && cli.HelpFlag != nil && !slices.ContainsFunc(flags, func(f cli.Flag) bool { return f.Names()[0] == cli.HelpFlag.Names()[0] }) {
+		flags = append(flags, cli.HelpFlag)
+	}
+	if len(flags) == 0 {
+		return tmpl[:i] + "\n"
+	}
+	var b strings.Builder
+	b.WriteString(tmpl[:i] + "\n\nOPTIONS:")
+	for _, f := range flags {
+		fmt.Fprintf(&b, "\n   {{%s}}", strconv.Quote(FlagString(f)))
+	}
+	b.WriteString("\n")
+	return b.String()
 }

@@ -27,6 +27,14 @@ func onUsageError(_ *cli.Context, err error, _ bool) error {
 	return clihelp.FlagError(err)
 }
 
+// styled gives cmd the help of mcpship's own commands also in an app
+// that does not set cli.FlagStringer (registercmd's): FILE, DIR and N
+// placeholders, a repeatable flag written once.
+func styled(cmd *cli.Command) *cli.Command {
+	cmd.CustomHelpTemplate = clihelp.CommandHelpTemplate(cmd)
+	return cmd
+}
+
 // envFlag collects repeated --env K=V values without splitting on commas.
 type envFlag struct{ vals []string }
 

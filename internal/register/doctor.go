@@ -29,7 +29,7 @@ func Doctor(p *Program) *cli.Command {
 			nameFlag.Usage += " (default: this program's name)"
 		}
 	}
-	return &cli.Command{
+	return styled(&cli.Command{
 		Name:  "doctor",
 		Usage: usage,
 		Description: "For each stdio server in the assistants' config files, starts it with its environment,\n" +
@@ -60,7 +60,7 @@ func Doctor(p *Program) *cli.Command {
 			}
 			return runDoctor(c, name)
 		}),
-	}
+	})
 }
 
 // checked is one server doctor found, and what became of it.

@@ -48,7 +48,7 @@ type Dest struct {
 // running binary followed by p.Args. After "--", it registers any stdio
 // server command instead.
 func Init(p Program) *cli.Command {
-	return &cli.Command{
+	return styled(&cli.Command{
 		Name:      "init",
 		Usage:     "register " + p.short() + " (or any stdio or remote server) with AI assistants",
 		ArgsUsage: "[-- COMMAND ARGS...]",
@@ -75,7 +75,7 @@ func Init(p Program) *cli.Command {
 		}, commonFlags()...)...),
 		OnUsageError: onUsageError,
 		Action:       func(c *cli.Context) error { return runInit(c, p) },
-	}
+	})
 }
 
 func runInit(c *cli.Context, p Program) error {

@@ -11,7 +11,7 @@ import (
 // Remove returns the "remove" command, which takes the server registered
 // as p's name (or --name) out of assistants' config files.
 func Remove(p Program) *cli.Command {
-	return &cli.Command{
+	return styled(&cli.Command{
 		Name:      "remove",
 		Usage:     "remove a server from AI assistants' config files",
 		ArgsUsage: " ",
@@ -41,7 +41,7 @@ func Remove(p Program) *cli.Command {
 			}
 			return offerPurge(c, name)
 		},
-	}
+	})
 }
 
 // Restore returns the "restore" command, which puts back a config file
