@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpship/mcpship/internal/loopback"
 )
 
 // An Entry is one server entry of an assistant's config: a stdio MCP
@@ -23,7 +25,8 @@ type Entry struct {
 	// Command is written as a remote server, with its Headers, in the
 	// clients whose files can hold one; Type "sse" says it speaks the
 	// older SSE transport rather than streamable HTTP. The URL must be
-	// https, or http to a [Loopback] address.
+	// https, or http to a loopback address (127.0.0.0/8, ::1 or
+	// localhost).
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
 	// TokenEnv names the environment variable that holds a bearer token
@@ -58,7 +61,7 @@ func (s Entry) check() error {
 		switch {
 		case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
 			return fmt.Errorf("the server address %q is not an http or https URL", s.URL)
-		case u.Scheme == "http" && !Loopback(u.Hostname()):
+		case u.Scheme == "http" && !loopback.Host(u.Hostname()):
 			return fmt.Errorf("the server address %q is plain http to %s, which is not this machine's loopback address; use https://", s.URL, u.Hostname())
 		}
 	}

@@ -24,7 +24,7 @@ var public = []string{"mcp", "installer", "release", "registercmd", "cliadapter"
 // engine it is a thin face of, or a small helper. mcp and release import
 // none.
 var engines = map[string][]string{
-	"installer":    {"internal/filelock", "internal/atomicfile"},
+	"installer":    {"internal/filelock", "internal/atomicfile", "internal/loopback"},
 	"registercmd":  {"internal/register"},
 	"cliadapter":   {"internal/clitool"},
 	"cobraadapter": {"internal/clitool"},
@@ -168,7 +168,7 @@ func TestArrows(t *testing.T) {
 	}
 }
 
-// TestPublicSurface holds the public packages to at most 90 exported
+// TestPublicSurface holds the public packages to at most 89 exported
 // top-level names in all, as go doc -short lists them, each with a doc
 // comment: every one is a promise to keep (docs/design.md).
 func TestPublicSurface(t *testing.T) {
@@ -201,8 +201,8 @@ func TestPublicSurface(t *testing.T) {
 			}
 		}
 	}
-	if total > 90 {
-		t.Errorf("the public packages export %d top-level names (go doc -short), more than 90: move what only mcpship uses under internal/", total)
+	if total > 89 {
+		t.Errorf("the public packages export %d top-level names (go doc -short), more than 89: move what only mcpship uses under internal/", total)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/installer"
+	"github.com/mcpship/mcpship/internal/loopback"
 )
 
 // remoteServer builds the remote server of init --url: its address, the
@@ -87,7 +88,7 @@ func checkURL(raw string) (string, error) {
 	case u.User != nil:
 		return "", usagef("--url %q holds credentials, which would be written in plain text; "+
 			"leave them out and give the token with --bearer-token-env (or a header with --header)", u.Redacted())
-	case u.Scheme == "http" && !installer.Loopback(u.Hostname()):
+	case u.Scheme == "http" && !loopback.Host(u.Hostname()):
 		return "", usagef("--url %q is plain http to another machine, which sends requests and tokens unencrypted; "+
 			"use https://, or http:// to this machine only (localhost, 127.0.0.1, [::1])", raw)
 	}

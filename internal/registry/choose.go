@@ -13,7 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mcpship/mcpship/installer"
+	"github.com/mcpship/mcpship/internal/loopback"
 )
 
 // Launchers are the programs that run each kind of package that
@@ -431,7 +431,7 @@ func (t *Transport) Endpoint(values map[string]string) (string, map[string]strin
 		}
 	}
 	pu, err := url.Parse(u)
-	if err != nil || pu.Host == "" || (pu.Scheme != "https" && !(pu.Scheme == "http" && installer.Loopback(pu.Hostname()))) {
+	if err != nil || pu.Host == "" || (pu.Scheme != "https" && !(pu.Scheme == "http" && loopback.Host(pu.Hostname()))) {
 		return "", nil, fmt.Errorf("the remote server's address %q is not an https:// URL (plain http is allowed only to this machine's loopback address); refusing it", u)
 	}
 	return u, headers, nil

@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpship/mcpship/installer"
+	"github.com/mcpship/mcpship/internal/loopback"
 )
 
 // DefaultURL is the official MCP registry.
@@ -203,7 +203,7 @@ func (c *Client) base() (string, error) {
 	if err != nil || u.Host == "" {
 		return "", fmt.Errorf("registry address %q is not a URL such as %s", b, DefaultURL)
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && installer.Loopback(u.Hostname())) {
+	if u.Scheme != "https" && !(u.Scheme == "http" && loopback.Host(u.Hostname())) {
 		return "", fmt.Errorf("registry address %q must start with https:// (http:// is allowed only on this machine's loopback address)", b)
 	}
 	return strings.TrimRight(b, "/"), nil
