@@ -208,24 +208,17 @@ func (p *Package) Launch(values map[string]string) (*Launch, error) {
 	if p.RuntimeHint != "" && p.RuntimeHint != launcher {
 		return nil, fmt.Errorf("the %s package %s asks for the runtime %q; mcpship starts %s packages with %s only", p.RegistryType, p.Identifier, p.RuntimeHint, p.RegistryType, launcher)
 	}
-	var missing []string
-	value := func(key string, in Input) string {
-		v, ok := resolve(key, in, values)
-		if !ok {
-			missing = append(missing, key)
-		}
-		return v
-	}
+	in := &inputs{values: values}
 	env := map[string]string{}
 	for _, v := range p.EnvironmentVariables {
-		if x := value(v.Name, v.Input); x != "" {
+		if x := in.value(v.Name, v.Input); x != "" {
 			env[v.Name] = x
 		}
 	}
 	args := func(as []Argument) []string {
 		var out []string
 		for _, a := range as {
-			x := value(a.key(), a.Input)
+			x := in.value(a.key(), a.Input)
 			switch {
 			case a.Type == "named" && x != "":
 				out = append(out, a.Name, x)
@@ -238,8 +231,8 @@ func (p *Package) Launch(values map[string]string) (*Launch, error) {
 		return out
 	}
 	runtimeArgs, packageArgs := args(p.RuntimeArguments), args(p.PackageArguments)
-	if len(missing) > 0 {
-		return nil, &MissingError{Keys: missing}
+	if err := in.err(); err != nil {
+		return nil, err
 	}
 	l := &Launch{Command: launcher, Env: env}
 	switch p.RegistryType {
@@ -319,6 +312,29 @@ func (e *MissingError) Error() string {
 // one in values, else its default; ok is false if it is required and has
 // none. The author's fixed value and default have their {variables}
 // filled; a value the user gave is taken as written.
+// inputs fills in inputs from values (see resolve) and keeps the keys of
+// the required ones it found no value for.
+type inputs struct {
+	values  map[string]string
+	missing []string
+}
+
+func (f *inputs) value(key string, in Input) string {
+	v, ok := resolve(key, in, f.values)
+	if !ok {
+		f.missing = append(f.missing, key)
+	}
+	return v
+}
+
+// err is a [*MissingError] naming the inputs without a value, or nil.
+func (f *inputs) err() error {
+	if len(f.missing) > 0 {
+		return &MissingError{Keys: f.missing}
+	}
+	return nil
+}
+
 func resolve(key string, in Input, values map[string]string) (v string, ok bool) {
 	if x := values[key]; in.Value == "" && x != "" {
 		return x, true
@@ -401,29 +417,22 @@ func (t *Transport) Endpoint(values map[string]string) (string, map[string]strin
 			return "", nil, fmt.Errorf("the remote server's header %q is not an HTTP header name; refusing it", cut(h.Name, 100))
 		}
 	}
-	var missing []string
-	value := func(key string, in Input) string {
-		v, ok := resolve(key, in, values)
-		if !ok {
-			missing = append(missing, key)
-		}
-		return v
-	}
+	in := &inputs{values: values}
 	u := braces().ReplaceAllStringFunc(t.URL, func(m string) string {
 		name := m[1 : len(m)-1]
-		if in, ok := t.Variables[name]; ok {
-			return value(name, in)
+		if v, ok := t.Variables[name]; ok {
+			return in.value(name, v)
 		}
 		return m
 	})
 	headers := map[string]string{}
 	for _, h := range t.Headers {
-		if x := value(h.Name, h.Input); x != "" {
+		if x := in.value(h.Name, h.Input); x != "" {
 			headers[h.Name] = x
 		}
 	}
-	if len(missing) > 0 {
-		return "", nil, &MissingError{Keys: missing}
+	if err := in.err(); err != nil {
+		return "", nil, err
 	}
 	for k, v := range headers {
 		if strings.ContainsFunc(v, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }) {
