@@ -59,13 +59,11 @@ func (t *Target) edit(o Options, name string, f func(d document, real string) (p
 	if err != nil {
 		return nil, err
 	}
-	if !o.DryRun {
-		unlock, err := t.lock(o.StateDir, real)
-		if err != nil {
-			return nil, err
-		}
-		defer unlock()
+	unlock, err := t.lock(o, real)
+	if err != nil {
+		return nil, err
 	}
+	defer unlock()
 	var ch *Change
 	err = t.retry(func() (err error) {
 		ch, err = t.editOnce(o, name, real, f)
@@ -282,8 +280,13 @@ func restTree(d document, container []string, name string) (*node, error) {
 	return n, nil
 }
 
-func (t *Target) lock(stateDir, real string) (func(), error) {
-	dir := filepath.Join(stateDir, "locks")
+// lock takes the lock of the config file real, under o.StateDir, so that
+// one edit at a time changes it; a dry run writes nothing and takes none.
+func (t *Target) lock(o Options, real string) (func(), error) {
+	if o.DryRun {
+		return func() {}, nil // it writes nothing
+	}
+	dir := filepath.Join(o.StateDir, "locks")
 	if err := ensureDir(dir); err != nil {
 		return nil, err
 	}
@@ -392,13 +395,11 @@ func (t *Target) Restore(from string, o Options) (*Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !o.DryRun {
-		unlock, err := t.lock(o.StateDir, real)
-		if err != nil {
-			return nil, err
-		}
-		defer unlock()
+	unlock, err := t.lock(o, real)
+	if err != nil {
+		return nil, err
 	}
+	defer unlock()
 	var ch *Change
 	err = t.retry(func() error {
 		snap, err := readConfig(t.File, real)
