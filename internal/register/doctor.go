@@ -89,11 +89,7 @@ func runDoctor(c *cli.Context, name string) error {
 	if timeout <= 0 || c.Int("parallel") < 1 {
 		return usagef("--timeout and --parallel must be positive")
 	}
-	clients, scope, err := filters(c)
-	if err != nil {
-		return err
-	}
-	env, err := installer.OSEnv(c.String("project"))
+	clients, scope, env, err := filters(c)
 	if err != nil {
 		return err
 	}

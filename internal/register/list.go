@@ -50,11 +50,7 @@ func runList(c *cli.Context) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	clients, scope, err := filters(c)
-	if err != nil {
-		return err
-	}
-	env, err := installer.OSEnv(c.String("project"))
+	clients, scope, env, err := filters(c)
 	if err != nil {
 		return err
 	}
@@ -234,15 +230,16 @@ func filterFlags() []cli.Flag {
 }
 
 // filters returns the assistants and the scope that --client and --scope
-// choose; all assistants and "" (every scope) by default.
-func filters(c *cli.Context) ([]*installer.Assistant, installer.Scope, error) {
+// choose (all assistants and "", every scope, by default) and the
+// environment of the --project directory.
+func filters(c *cli.Context) ([]*installer.Assistant, installer.Scope, installer.Env, error) {
 	clients := installer.Assistants()
 	if names := c.String("client"); names != "" {
 		clients = nil
 		for _, n := range strings.Split(names, ",") {
 			cl, err := installer.LookupAssistant(strings.TrimSpace(n))
 			if err != nil {
-				return nil, "", usagef("%v", err)
+				return nil, "", installer.Env{}, usagef("%v", err)
 			}
 			clients = append(clients, cl)
 		}
@@ -251,7 +248,8 @@ func filters(c *cli.Context) ([]*installer.Assistant, installer.Scope, error) {
 	switch scope {
 	case "", installer.ScopeProject, installer.ScopeUser, installer.ScopeLocal:
 	default:
-		return nil, "", usagef("unknown --scope %q: use project, user or local", scope)
+		return nil, "", installer.Env{}, usagef("unknown --scope %q: use project, user or local", scope)
 	}
-	return clients, scope, nil
+	env, err := installer.OSEnv(c.String("project"))
+	return clients, scope, env, err
 }

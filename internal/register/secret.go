@@ -45,14 +45,8 @@ func secretWarnings(t *installer.Target, s installer.Entry) []string {
 		}
 		out = append(out, w)
 	}
-	for i, a := range s.Args {
-		name, value, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !ok || !strings.HasPrefix(a, "-") {
-			name, value = "", a
-			if i > 0 && strings.HasPrefix(s.Args[i-1], "-") {
-				name = strings.TrimLeft(s.Args[i-1], "-")
-			}
-		}
+	for i := range s.Args {
+		name, value := argFlag(s.Args, i)
 		if looksSecret(name, value) {
 			out = append(out, fmt.Sprintf("argument %d of the command looks like a secret and is written in plain text to %s; "+
 				"let the server read it from an environment variable, or register with --scope user, a file of yours alone, instead", i+1, where))
@@ -165,14 +159,8 @@ func entrySecrets(e installer.Entry) []string {
 			out = append(out, v)
 		}
 	}
-	for i, a := range e.Args {
-		name, value, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !ok || !strings.HasPrefix(a, "-") {
-			name, value = "", a
-			if i > 0 && strings.HasPrefix(e.Args[i-1], "-") {
-				name = strings.TrimLeft(e.Args[i-1], "-")
-			}
-		}
+	for i := range e.Args {
+		name, value := argFlag(e.Args, i)
 		if looksSecret(name, value) {
 			out = append(out, value)
 		}
@@ -187,4 +175,18 @@ func hideAll(text string, secrets []string) string {
 		text = strings.ReplaceAll(text, s, hidden)
 	}
 	return text
+}
+
+// argFlag returns the flag name and the value that argument i of args
+// gives: "--name=value", a value after "--name", or a value of no name.
+func argFlag(args []string, i int) (name, value string) {
+	a := args[i]
+	name, value, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	if !ok || !strings.HasPrefix(a, "-") {
+		name, value = "", a
+		if i > 0 && strings.HasPrefix(args[i-1], "-") {
+			name = strings.TrimLeft(args[i-1], "-")
+		}
+	}
+	return name, value
 }

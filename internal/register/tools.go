@@ -334,11 +334,7 @@ func chosen(c *cli.Context, argv []string) (e installer.Entry, dir string, err e
 	case name == "":
 		return e, "", usagef("--name must not be empty")
 	}
-	clients, scope, err := filters(c)
-	if err != nil {
-		return e, "", err
-	}
-	env, err := installer.OSEnv(c.String("project"))
+	clients, scope, env, err := filters(c)
 	if err != nil {
 		return e, "", err
 	}
