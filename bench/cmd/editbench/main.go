@@ -140,10 +140,7 @@ func measure(bindir string, c config, size, rounds int) (result, error) {
 		if err := os.RemoveAll(filepath.Join(root, "state")); err != nil {
 			return r, err
 		}
-		if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-			return r, err
-		}
-		if err := os.WriteFile(file, body, 0o600); err != nil {
+		if err := writeConfig(file, body); err != nil {
 			return r, err
 		}
 		_, u, err := run(env, root, filepath.Join(bindir, "editfloor"), file, filepath.Join(root, "floor-backup"))
@@ -176,6 +173,14 @@ func measure(bindir string, c config, size, rounds int) (result, error) {
 	}
 	r.floor, r.init, r.remove, r.parse = median(floors), median(inits), median(removes), median(parses)
 	return r, nil
+}
+
+// writeConfig writes body to the config file file, making its directory.
+func writeConfig(file string, body []byte) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(file, body, 0o600)
 }
 
 type usage struct {

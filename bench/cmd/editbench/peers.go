@@ -65,10 +65,7 @@ func measurePeers(bindir, peerdir string, p peer, size, rounds int) (map[string]
 		for _, c := range cmds {
 			if c.want || c.key == "parse" {
 				// Each edit starts from the same file.
-				if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-					return nil, err
-				}
-				if err := os.WriteFile(file, body, 0o600); err != nil {
+				if err := writeConfig(file, body); err != nil {
 					return nil, err
 				}
 			}
