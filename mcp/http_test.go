@@ -52,6 +52,22 @@ func postHTTP(t *testing.T, url string, hdr map[string]string, body string) (int
 	return resp.StatusCode, resp.Header, string(b)
 }
 
+// initializeLegacy opens a legacy session.
+const initializeLegacy = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+
+// openStream opens the GET stream of session sid on url.
+func openStream(t *testing.T, url, sid string) *http.Response {
+	t.Helper()
+	get, _ := http.NewRequest("GET", url, nil)
+	get.Header.Set("Mcp-Session-Id", sid)
+	get.Header.Set("Accept", "text/event-stream")
+	stream, err := http.DefaultClient.Do(get)
+	if err != nil || stream.StatusCode != 200 {
+		t.Fatalf("GET stream: %v %v", stream, err)
+	}
+	return stream
+}
+
 // blockingServer has a tool "block" that signals started, then waits for
 // release or its context, and reports which on ended.
 func blockingServer(t *testing.T) (s *Server, started chan struct{}, release chan struct{}, ended chan string) {
@@ -172,7 +188,7 @@ func TestHTTPBusy(t *testing.T) {
 func TestHTTPIdleSessionEnds(t *testing.T) {
 	srv := httptest.NewServer(NewHTTPHandler(newTestServer(t, nil), &HTTPOptions{SessionIdleTimeout: time.Millisecond}))
 	defer srv.Close()
-	_, _, sid := postLegacyMessage(t, srv.URL, "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	_, _, sid := postLegacyMessage(t, srv.URL, "", initializeLegacy)
 	if sid == "" {
 		t.Fatal("initialize minted no session")
 	}
@@ -195,20 +211,8 @@ func TestHTTPShutdown(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	// A legacy session with its GET stream open.
-	req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`))
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	get, _ := http.NewRequest("GET", srv.URL, nil)
-	get.Header.Set("Mcp-Session-Id", resp.Header.Get("Mcp-Session-Id"))
-	get.Header.Set("Accept", "text/event-stream")
-	stream, err := http.DefaultClient.Do(get)
-	if err != nil || stream.StatusCode != 200 {
-		t.Fatalf("GET stream: %v %v", stream, err)
-	}
+	_, _, sid := postLegacyMessage(t, srv.URL, "", initializeLegacy)
+	stream := openStream(t, srv.URL, sid)
 	defer stream.Body.Close()
 	call := make(chan int, 1)
 	go func() {
@@ -226,7 +230,7 @@ func TestHTTPShutdown(t *testing.T) {
 	if _, err := io.ReadAll(stream.Body); err != nil {
 		t.Errorf("the GET stream did not end cleanly: %v", err)
 	}
-	resp, err = http.DefaultClient.Do(modernCall(t.Context(), t, srv.URL, "block"))
+	resp, err := http.DefaultClient.Do(modernCall(t.Context(), t, srv.URL, "block"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,30 +256,14 @@ func TestHTTPShutdown(t *testing.T) {
 func TestHTTPSessionsInUse(t *testing.T) {
 	srv := httptest.NewServer(NewHTTPHandler(newTestServer(t, nil), &HTTPOptions{MaxSessions: 1}))
 	defer srv.Close()
-	initialize := func() *http.Response {
-		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp
-	}
-	sid := initialize().Header.Get("Mcp-Session-Id")
-	get, _ := http.NewRequest("GET", srv.URL, nil)
-	get.Header.Set("Mcp-Session-Id", sid)
-	get.Header.Set("Accept", "text/event-stream")
-	stream, err := http.DefaultClient.Do(get)
-	if err != nil || stream.StatusCode != 200 {
-		t.Fatalf("GET stream: %v %v", stream, err)
-	}
+	_, _, sid := postLegacyMessage(t, srv.URL, "", initializeLegacy)
+	stream := openStream(t, srv.URL, sid)
 	// The stream is open once its first comment arrives.
 	if line, err := bufio.NewReader(stream.Body).ReadString('\n'); err != nil || line != ": stream open\n" {
 		t.Fatalf("GET stream began %q, %v", line, err)
 	}
-	if resp := initialize(); resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
-		t.Errorf("initialize with the one session in use: %d, want 503 with Retry-After", resp.StatusCode)
+	if status, h, _ := postHTTP(t, srv.URL, nil, initializeLegacy); status != 503 || h.Get("Retry-After") == "" {
+		t.Errorf("initialize with the one session in use: %d, want 503 with Retry-After", status)
 	}
 	stream.Body.Close()
 }
@@ -358,7 +346,7 @@ func TestHTTPShutdownCancels(t *testing.T) {
 		resp.Body.Close()
 		return resp
 	}
-	sid := post("", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`).Header.Get("Mcp-Session-Id")
+	_, _, sid := postLegacyMessage(t, srv.URL, "", initializeLegacy)
 	go post(sid, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block"}}`)
 	<-started
 	ctx, cancel := context.WithCancel(context.Background())
