@@ -837,6 +837,15 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	// Draining lets in a GET that resumes a stream in case its call
+	// runs here; one that does not would open a stream that ends at
+	// once, which a client counts as a failed reconnection. 503 sends it
+	// to another replica instead.
+	if h.closing.Load() {
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, nullID, CodeInternalError, "the server is shutting down; try again later")
+		return
+	}
 	h.mu.Lock()
 	busy := hs.stream
 	hs.stream = true
@@ -852,6 +861,15 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	}()
 	rc := http.NewResponseController(w)
 	startStream(w)
+	if hs.ss.version == resumableVersion {
+		// A priming event, with an id of its own: a client that counts
+		// the ends of this stream without a new event id as failed
+		// reconnections (the Go SDK gives up after five) sees each
+		// stream, here or on another replica, as one that went on.
+		// The id resumes nothing (take knows no such stream), so a
+		// reconnection with it opens a new stream.
+		fmt.Fprintf(w, "id: get_%d\nretry: %d\ndata:\n\n", time.Now().UnixNano(), resumeRetry.Milliseconds())
+	}
 	if rc.Flush() != nil {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -227,8 +228,28 @@ func TestHTTPShutdown(t *testing.T) {
 	<-started
 	shut := make(chan error, 1)
 	go func() { shut <- h.Shutdown(context.Background()) }()
-	if _, err := io.ReadAll(stream.Body); err != nil {
+	body, err := io.ReadAll(stream.Body)
+	if err != nil {
 		t.Errorf("the GET stream did not end cleanly: %v", err)
+	}
+	// The stream was primed with an event id of its own, which counts
+	// as progress to a client that reconnects; while draining, the
+	// reconnection is sent elsewhere with 503.
+	last := regexp.MustCompile(`(?m)^id: (get_\d+)\nretry: \d+\ndata:\n\n`).FindStringSubmatch(string(body))
+	if last == nil {
+		t.Fatalf("the GET stream at 2025-11-25 was not primed with an event id:\n%s", body)
+	}
+	get, _ := http.NewRequest("GET", srv.URL, nil)
+	get.Header.Set("Mcp-Session-Id", sid)
+	get.Header.Set("Accept", "text/event-stream")
+	get.Header.Set("Last-Event-ID", last[1])
+	again, err := http.DefaultClient.Do(get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.Body.Close()
+	if again.StatusCode != 503 || again.Header.Get("Retry-After") == "" {
+		t.Errorf("a GET that reconnects with %s during shutdown got %d %v, want 503 with Retry-After", last[1], again.StatusCode, again.Header)
 	}
 	resp, err := http.DefaultClient.Do(modernCall(t.Context(), t, srv.URL, "block"))
 	if err != nil {

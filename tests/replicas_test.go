@@ -124,13 +124,17 @@ func TestServeHTTPSessionKeyRefused(t *testing.T) {
 			}
 		}
 	}
-	for _, args := range [][]string{{"--session-key-file", open}, {"--drain-timeout", "5s"}} {
+	for _, args := range [][]string{{"--session-key-file", open}, {"--drain-timeout", "5s"}, {"--drain-grace", "5s"}} {
 		cmd := exec.Command(binPath, append([]string{"serve"}, args...)...)
 		if out, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 64 || !strings.Contains(string(out), "needs --transport http") {
 			t.Errorf("serve %v over stdio: exit %d, %q", args, cmd.ProcessState.ExitCode(), out)
 		}
 	}
-	cmd := exec.Command(binPath, "serve", "--transport", "http", "--session-lifetime", "1h")
+	cmd := exec.Command(binPath, "serve", "--transport", "http", "--drain-grace", "0s")
+	if out, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 64 || !strings.Contains(string(out), "--drain-grace must be positive, got 0s") {
+		t.Errorf("--drain-grace 0s: exit %d, %q", cmd.ProcessState.ExitCode(), out)
+	}
+	cmd = exec.Command(binPath, "serve", "--transport", "http", "--session-lifetime", "1h")
 	if out, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 64 || !strings.Contains(string(out), "--session-lifetime needs --session-key-file") {
 		t.Errorf("--session-lifetime without a key: exit %d, %q", cmd.ProcessState.ExitCode(), out)
 	}
@@ -182,7 +186,7 @@ func TestServeHTTPDrain(t *testing.T) {
 	manifest, started, release := blockingManifest(t)
 	token := writeKey(t, "tok-drain-7c2e\n")
 	s := startHTTP(t, nil, binPath, "serve", "--transport", "http", "--listen", "127.0.0.1:0", "--manifest", manifest,
-		"--auth-token-file", token, "--drain-timeout", "5m")
+		"--auth-token-file", token, "--drain-timeout", "5m", "--drain-grace", "10m")
 	auth := map[string]string{"Authorization": "Bearer tok-drain-7c2e"}
 	if status, _, body := getHealth(t, s); status != 200 || body != "ok\n" {
 		t.Errorf("healthz, serving, without the token: %d %q, want 200 \"ok\\n\"", status, body)
@@ -228,6 +232,21 @@ func TestServeHTTPDrain(t *testing.T) {
 	if r.status != 200 || !strings.Contains(r.body, "released") || strings.Contains(r.body, `"isError":true`) {
 		t.Errorf("the call running at SIGTERM: %d %s, want its result", r.status, r.body)
 	}
+	// /healthz was probed, so the port stays open for --drain-grace
+	// after the last call: the balancer's next check must see the 503
+	// before connections are refused.
+	for range 3 {
+		if status, _, body := getHealth(t, s); status != 503 || !strings.HasPrefix(body, "draining") {
+			t.Errorf("healthz after the last call, within --drain-grace: %d %q, want 503 draining", status, body)
+		}
+	}
+	select {
+	case err := <-s.exited:
+		t.Fatalf("serve exited within --drain-grace: %v\n%s", err, s.log())
+	default:
+	}
+	// A second signal ends the grace.
+	s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-s.exited:
 		if err != nil {

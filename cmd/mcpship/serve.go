@@ -46,6 +46,7 @@ func serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "session-key-file", Usage: httpserve.SessionKeyUsage},
 			&cli.DurationFlag{Name: "session-lifetime", Value: 24 * time.Hour, Usage: "with --session-key-file, how long a session id stays valid, however busy"},
 			&cli.DurationFlag{Name: "drain-timeout", Value: httpserve.DefaultDrainTimeout, Usage: httpserve.DrainTimeoutUsage},
+			&cli.DurationFlag{Name: "drain-grace", Value: httpserve.DefaultDrainGrace, Usage: httpserve.DrainGraceUsage},
 			&cli.IntFlag{Name: "max-message-bytes", Value: mcp.DefaultMaxMessageBytes, Usage: "longest message accepted; a longer one gets an error reply"},
 			&cli.IntFlag{Name: "max-concurrent-calls", Value: 16, Usage: "tool calls run at once; over stdio more wait their turn; over HTTP more get 503, and the default is 64"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "stderr log level: debug, info, warn or error"},
@@ -87,7 +88,7 @@ func serve(c *cli.Context) error {
 	switch transport {
 	case "stdio":
 		for _, name := range []string{"listen", "auth-token-file", "allow-origin", "max-body-bytes", "max-sessions", "session-idle-timeout",
-			"session-key-file", "session-lifetime", "drain-timeout"} {
+			"session-key-file", "session-lifetime", "drain-timeout", "drain-grace"} {
 			if c.IsSet(name) {
 				return usagef("--%s needs --transport http", name)
 			}
@@ -99,7 +100,7 @@ func serve(c *cli.Context) error {
 		if n := c.Int("max-sessions"); n < 1 {
 			return usagef("--max-sessions must be at least 1, got %d", n)
 		}
-		for _, name := range []string{"session-idle-timeout", "session-lifetime", "drain-timeout"} {
+		for _, name := range []string{"session-idle-timeout", "session-lifetime", "drain-timeout", "drain-grace"} {
 			if d := c.Duration(name); d <= 0 {
 				return usagef("--%s must be positive, got %v", name, d)
 			}
@@ -218,6 +219,7 @@ func httpOptions(c *cli.Context, logger *slog.Logger) httpserve.Options {
 		TokenFile:      c.String("auth-token-file"),
 		SessionKeyFile: c.String("session-key-file"),
 		DrainTimeout:   c.Duration("drain-timeout"),
+		DrainGrace:     c.Duration("drain-grace"),
 		HTTP: mcp.HTTPOptions{
 			AllowedOrigins:     c.StringSlice("allow-origin"),
 			MaxBodyBytes:       c.Int64("max-body-bytes"),

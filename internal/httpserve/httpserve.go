@@ -34,6 +34,7 @@ import (
 const (
 	DefaultListen       = "127.0.0.1:8080"
 	DefaultDrainTimeout = 30 * time.Second
+	DefaultDrainGrace   = 5 * time.Second
 	// TokenEnv names the variable that holds the token when no file does.
 	TokenEnv = "MCPSHIP_AUTH_TOKEN"
 	// Path is where the MCP endpoint is served.
@@ -53,6 +54,7 @@ const (
 	AllowOriginUsage  = "with --transport http, also allow browser requests from `ORIGIN` (repeatable); localhost origins are always allowed"
 	SessionKeyUsage   = "with --transport http, sign legacy session ids with the key in `FILE` (at least 32 bytes), so that replicas sharing it serve each other's sessions"
 	DrainTimeoutUsage = "with --transport http, on SIGTERM how long running calls may finish before they are cancelled; new calls get 503 meanwhile"
+	DrainGraceUsage   = "with --transport http, once /healthz has been probed, how long after SIGTERM the server keeps its port open, answering 503, so that the load balancer's health check takes it out before it stops listening"
 )
 
 // Options configure [Serve].
@@ -70,6 +72,12 @@ type Options struct {
 	// DrainTimeout bounds how long running calls may finish after a
 	// signal; default DefaultDrainTimeout.
 	DrainTimeout time.Duration
+	// DrainGrace is how long after a signal the listener stays open,
+	// answering /healthz and new calls with 503, when /healthz has been
+	// probed since the start (something balances or orchestrates the
+	// server and must see it drain before it stops listening); default
+	// DefaultDrainGrace. It runs alongside DrainTimeout, not after it.
+	DrainGrace time.Duration
 	// Logger gets the diagnostics; Stderr, the line that tells where the
 	// server listens.
 	Logger *slog.Logger
@@ -182,14 +190,20 @@ func unwrapPath(err error) error {
 // Serve serves srv over HTTP at Path until ctx is done or the process gets
 // SIGINT or SIGTERM, then drains: /healthz answers 503, new requests get
 // 503 with Retry-After (a load balancer sends them to another replica),
-// GET streams end, running calls get DrainTimeout to finish, then they are
-// cancelled. A second signal cancels them at once.
+// every answer closes its connection, GET streams end, running calls get
+// DrainTimeout to finish, then they are cancelled. If /healthz has been
+// probed, the listener stays open for DrainGrace too, so that the prober
+// sees the 503 before connections are refused. A second signal cancels
+// the calls and ends the wait at once.
 func Serve(ctx context.Context, srv *mcp.Server, o Options) error {
 	if o.Listen == "" {
 		o.Listen = DefaultListen
 	}
 	if o.DrainTimeout <= 0 {
 		o.DrainTimeout = DefaultDrainTimeout
+	}
+	if o.DrainGrace <= 0 {
+		o.DrainGrace = DefaultDrainGrace
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -222,13 +236,16 @@ func Serve(ctx context.Context, srv *mcp.Server, o Options) error {
 			"use --auth-token-file FILE (or $%s), or listen on loopback (127.0.0.1:PORT)", o.Listen, TokenEnv)
 	}
 	h := mcp.NewHTTPHandler(srv, &hopts)
-	var draining atomic.Bool
+	var draining, probed atomic.Bool
 	mux := http.NewServeMux()
 	mux.Handle(Path, h)
-	mux.HandleFunc(HealthPath, func(w http.ResponseWriter, r *http.Request) { health(w, r, draining.Load()) })
+	mux.HandleFunc(HealthPath, func(w http.ResponseWriter, r *http.Request) {
+		probed.Store(true)
+		health(w, r, draining.Load())
+	})
 	mux.HandleFunc("/", notFound)
 	hs := &http.Server{
-		Handler:           mux,
+		Handler:           closeWhileDraining(mux, &draining),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
@@ -253,20 +270,38 @@ func Serve(ctx context.Context, srv *mcp.Server, o Options) error {
 	}
 	// Draining: the listener stays open, so that a load balancer sees
 	// /healthz fail and new requests refused with 503 rather than a
-	// connection refused, until the calls running have finished.
+	// connection refused, until the calls running have finished and,
+	// if something probes /healthz, the grace has passed. Closing it
+	// sooner resets the connections that the kernel has accepted for
+	// it but the server has not: a balancer that has not yet seen the
+	// 503 of /healthz sends requests on them, and those fail after
+	// they were sent, where no balancer may retry them.
 	draining.Store(true)
 	bound, cancel := context.WithTimeout(context.Background(), o.DrainTimeout)
 	defer cancel()
+	grace := time.Duration(0)
+	if probed.Load() {
+		grace = o.DrainGrace
+		o.Logger.Info("draining: the port stays open while the health check takes the server out", "grace", grace)
+	}
+	graced := time.NewTimer(grace)
+	defer graced.Stop()
+	again := make(chan struct{})
 	go func() {
 		select {
 		case <-sig:
 			o.Logger.Warn("second signal: cancelling the running calls")
+			close(again)
 			cancel()
 		case <-bound.Done():
 		}
 	}()
 	if err := h.Shutdown(bound); err != nil {
 		o.Logger.Warn("calls still running when draining ended were cancelled", "waited", o.DrainTimeout)
+	}
+	select {
+	case <-graced.C:
+	case <-again:
 	}
 	// The cancelled calls have answered; close the connections, idle
 	// first, those still busy after a moment.
@@ -276,6 +311,19 @@ func Serve(ctx context.Context, srv *mcp.Server, o Options) error {
 		hs.Close()
 	}
 	return nil
+}
+
+// closeWhileDraining answers each request on a connection that it then
+// closes, once draining: a balancer that keeps connections to the server
+// open to reuse them learns with that answer not to, rather than finding
+// the connection closed under the next request it sends.
+func closeWhileDraining(next http.Handler, draining *atomic.Bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if draining.Load() {
+			w.Header().Set("Connection", "close")
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // health answers the health check: 200 while the server takes new calls,

@@ -132,6 +132,15 @@ func haproxyConfig(t *testing.T, example, lb string, replicas []*replica) string
 	for _, line := range strings.Split(example, "\n") {
 		fields := strings.Fields(line)
 		switch {
+		case len(fields) == 1 && (fields[0] == "global" || fields[0] == "defaults"):
+			// haproxy's log of each request and check goes to its
+			// output, which a failed test shows.
+			out = append(out, line)
+			if fields[0] == "global" {
+				out = append(out, "    log stderr format raw local0")
+			} else {
+				out = append(out, "    log global", "    option httplog", "    option log-health-checks")
+			}
 		case len(fields) >= 2 && fields[0] == "bind":
 			binds++
 			out = append(out, "    bind "+lb)
@@ -157,6 +166,13 @@ func haproxyConfig(t *testing.T, example, lb string, replicas []*replica) string
 // loopback address when addr is "".
 func startReplica(t *testing.T, name, dir, addr string, extra ...string) *replica {
 	t.Helper()
+	return startReplicaAs(t, name, name, dir, addr, extra...)
+}
+
+// startReplicaAs is startReplica for a replica whose tools answer with
+// label rather than its name.
+func startReplicaAs(t *testing.T, name, label, dir, addr string, extra ...string) *replica {
+	t.Helper()
 	for try := 1; ; try++ {
 		r := &replica{name: name, addr: addr, exited: make(chan struct{}), stderr: &bytes.Buffer{}}
 		if addr == "" {
@@ -166,7 +182,7 @@ func startReplica(t *testing.T, name, dir, addr string, extra ...string) *replic
 			"--auth-token-file", filepath.Join(dir, "token"), "--session-key-file", filepath.Join(dir, "session-key"),
 			"--manifest", filepath.Join(dir, "mcpship.json"), "--log-level", "info"}, extra...)
 		r.cmd = exec.Command(binPath, args...)
-		r.cmd.Env = append(os.Environ(), "MCPSHIP_TEST_REPLICA="+name)
+		r.cmd.Env = append(os.Environ(), "MCPSHIP_TEST_REPLICA="+label)
 		r.cmd.Stderr = r.stderr
 		if err := r.cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -292,6 +308,8 @@ func TestLoadBalancer(t *testing.T) {
 	// A replica stopped with SIGTERM while calls run: it finishes what it
 	// was running, takes nothing new (503, which haproxy retries on the
 	// other replica), and no call is lost.
+	t.Run("rolling", testRollingRestart)
+
 	t.Run("sigterm", func(t *testing.T) {
 		t.Parallel()
 		d := startDeployment(t, 2)
