@@ -25,6 +25,7 @@ func Commands(newApp func() *cli.App, opts Options) []*cli.Command {
 			&cli.StringSliceFlag{Name: "allow-origin", Usage: clitool.AllowOriginUsage},
 			&cli.StringFlag{Name: "session-key-file", Usage: clitool.SessionKeyUsage},
 			&cli.DurationFlag{Name: "drain-timeout", Usage: clitool.DrainTimeoutUsage},
+			&cli.DurationFlag{Name: "drain-grace", Usage: clitool.DrainGraceUsage},
 			&cli.BoolFlag{Name: "allow-write", Usage: clitool.AllowWriteUsage},
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return clitool.FlagError(err) },
@@ -33,7 +34,7 @@ func Commands(newApp func() *cli.App, opts Options) []*cli.Command {
 			stdio := &mcp.StdioOptions{Stdin: c.App.Reader, Stdout: c.App.Writer, RedirectStdout: opts.RedirectStdout}
 			transport := clitool.Transport{Name: c.String("transport"), Listen: c.String("listen"), TokenFile: c.String("auth-token-file"),
 				AllowOrigins: c.StringSlice("allow-origin"), SessionKeyFile: c.String("session-key-file"), DrainTimeout: c.Duration("drain-timeout"),
-				Stderr: c.App.ErrWriter}
+				DrainGrace: c.Duration("drain-grace"), Stderr: c.App.ErrWriter}
 			return clitool.Serve(c.Context, sharedApp(newApp), c.App.Version, tools, o, transport, c.Bool("allow-write"), c.Args().Slice(), stdio)
 		},
 	}}

@@ -31,6 +31,7 @@ func Commands(newRoot func() *cli.Command, opts Options) []*cli.Command {
 			&cli.StringSliceFlag{Name: "allow-origin", Usage: clitool.AllowOriginUsage},
 			&cli.StringFlag{Name: "session-key-file", Usage: clitool.SessionKeyUsage},
 			&cli.DurationFlag{Name: "drain-timeout", Usage: clitool.DrainTimeoutUsage},
+			&cli.DurationFlag{Name: "drain-grace", Usage: clitool.DrainGraceUsage},
 			&cli.BoolFlag{Name: "allow-write", Usage: clitool.AllowWriteUsage},
 		},
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
@@ -42,7 +43,7 @@ func Commands(newRoot func() *cli.Command, opts Options) []*cli.Command {
 			stdio := &mcp.StdioOptions{Stdin: root.Reader, Stdout: root.Writer, RedirectStdout: opts.RedirectStdout}
 			transport := clitool.Transport{Name: cmd.String("transport"), Listen: cmd.String("listen"), TokenFile: cmd.String("auth-token-file"),
 				AllowOrigins: cmd.StringSlice("allow-origin"), SessionKeyFile: cmd.String("session-key-file"), DrainTimeout: cmd.Duration("drain-timeout"),
-				Stderr: root.ErrWriter}
+				DrainGrace: cmd.Duration("drain-grace"), Stderr: root.ErrWriter}
 			return clitool.Serve(ctx, sharedApp(newRoot), root.Version, tools, o, transport, cmd.Bool("allow-write"), cmd.Args().Slice(), stdio)
 		},
 	}

@@ -30,8 +30,9 @@ func Commands(newRoot func() *cobra.Command, opts Options) []*cobra.Command {
 			origins, _ := cmd.Flags().GetStringArray("allow-origin")
 			keyFile, _ := cmd.Flags().GetString("session-key-file")
 			drain, _ := cmd.Flags().GetDuration("drain-timeout")
+			grace, _ := cmd.Flags().GetDuration("drain-grace")
 			transport := clitool.Transport{Name: name, Listen: listen, TokenFile: tokenFile, AllowOrigins: origins,
-				SessionKeyFile: keyFile, DrainTimeout: drain, Stderr: cmd.ErrOrStderr()}
+				SessionKeyFile: keyFile, DrainTimeout: drain, DrainGrace: grace, Stderr: cmd.ErrOrStderr()}
 			allowWrite, _ := cmd.Flags().GetBool("allow-write")
 			o, tools := opts.shared()
 			stdio := &mcp.StdioOptions{Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), RedirectStdout: opts.RedirectStdout}
@@ -44,6 +45,7 @@ func Commands(newRoot func() *cobra.Command, opts Options) []*cobra.Command {
 	serve.Flags().StringArray("allow-origin", nil, clitool.AllowOriginUsage)
 	serve.Flags().String("session-key-file", "", clitool.SessionKeyUsage)
 	serve.Flags().Duration("drain-timeout", 0, clitool.DrainTimeoutUsage)
+	serve.Flags().Duration("drain-grace", 0, clitool.DrainGraceUsage)
 	serve.Flags().Bool("allow-write", false, clitool.AllowWriteUsage)
 	serve.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return clitool.Usagef("%v", err) })
 	return append([]*cobra.Command{serve}, registration(opts)...)

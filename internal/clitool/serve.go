@@ -25,6 +25,7 @@ const (
 	AllowOriginUsage  = httpserve.AllowOriginUsage
 	SessionKeyUsage   = httpserve.SessionKeyUsage
 	DrainTimeoutUsage = httpserve.DrainTimeoutUsage + " (default 30s)"
+	DrainGraceUsage   = httpserve.DrainGraceUsage + " (default 5s)"
 	AllowWriteUsage   = "also serve the commands that change things"
 )
 
@@ -36,6 +37,7 @@ type Transport struct {
 	AllowOrigins   []string
 	SessionKeyFile string        // --session-key-file
 	DrainTimeout   time.Duration // --drain-timeout; 0 for the default
+	DrainGrace     time.Duration // --drain-grace; 0 for the default
 	Stderr         io.Writer     // where the HTTP server says where it listens
 }
 
@@ -50,7 +52,8 @@ func Serve(ctx context.Context, app App, version string, tools []Tool, opts Opti
 	switch transport.Name {
 	case "stdio":
 		for flag, set := range map[string]bool{"listen": transport.Listen != "", "auth-token-file": transport.TokenFile != "", "allow-origin": len(transport.AllowOrigins) > 0,
-			"session-key-file": transport.SessionKeyFile != "", "drain-timeout": transport.DrainTimeout != 0} {
+			"session-key-file": transport.SessionKeyFile != "", "drain-timeout": transport.DrainTimeout != 0,
+			"drain-grace": transport.DrainGrace != 0} {
 			if set {
 				return Usagef("--%s needs --transport http", flag)
 			}
@@ -58,6 +61,9 @@ func Serve(ctx context.Context, app App, version string, tools []Tool, opts Opti
 	case "http":
 		if transport.DrainTimeout < 0 {
 			return Usagef("--drain-timeout must be positive, got %v", transport.DrainTimeout)
+		}
+		if transport.DrainGrace < 0 {
+			return Usagef("--drain-grace must be positive, got %v", transport.DrainGrace)
 		}
 	default:
 		return Usagef("unsupported --transport %q: use \"stdio\" or \"http\"", transport.Name)
@@ -79,6 +85,7 @@ func Serve(ctx context.Context, app App, version string, tools []Tool, opts Opti
 		TokenFile:      transport.TokenFile,
 		SessionKeyFile: transport.SessionKeyFile,
 		DrainTimeout:   transport.DrainTimeout,
+		DrainGrace:     transport.DrainGrace,
 		HTTP:           mcp.HTTPOptions{AllowedOrigins: transport.AllowOrigins},
 		Stderr:         transport.Stderr,
 	})

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -47,10 +48,11 @@ func flagValues(t *testing.T, args []string) map[string]string {
 // checkReplicaArgs checks the arguments an example gives the image's
 // entry point: they listen on all interfaces on examplePort with a token
 // and a session key from secret files under secretDir, with a drain bound
-// under grace; and the real binary, given them (on loopback, with the
-// secret files made here), serves and answers /healthz. It returns the
-// drain bound.
-func checkReplicaArgs(t *testing.T, args []string, secretDir string, grace time.Duration) time.Duration {
+// and a drain grace under grace, the grace longer than detect (how long
+// the balancer's health check may take to see a replica drain); and the
+// real binary, given them (on loopback, with the secret files made here),
+// serves and answers /healthz. It returns the drain bound.
+func checkReplicaArgs(t *testing.T, args []string, secretDir string, grace, detect time.Duration) time.Duration {
 	t.Helper()
 	flags := flagValues(t, args)
 	if flags["listen"] != fmt.Sprintf("0.0.0.0:%d", examplePort) {
@@ -62,6 +64,17 @@ func checkReplicaArgs(t *testing.T, args []string, secretDir string, grace time.
 	}
 	if grace < drain+5*time.Second {
 		t.Errorf("the grace period %v leaves less than 5 s after --drain-timeout %v: running calls would be killed", grace, drain)
+	}
+	drainGrace, err := time.ParseDuration(flags["drain-grace"])
+	if err != nil {
+		t.Fatalf("--drain-grace %q: %v", flags["drain-grace"], err)
+	}
+	if drainGrace <= detect {
+		t.Errorf("--drain-grace %v is not longer than the %v the health check may take to see the drain: "+
+			"the port would close while the balancer still sends requests to it", drainGrace, detect)
+	}
+	if grace < drainGrace+5*time.Second {
+		t.Errorf("the grace period %v leaves less than 5 s after --drain-grace %v", grace, drainGrace)
 	}
 	dir := t.TempDir()
 	run := []string{"serve", "--transport", "http"}
@@ -236,7 +249,8 @@ func TestKubernetesExample(t *testing.T) {
 	if !mounted {
 		t.Errorf("no secret volume is mounted at %s", secrets)
 	}
-	drain := checkReplicaArgs(t, c.Args, secrets, grace)
+	detect := time.Duration(rp.PeriodSeconds*max(rp.FailureThreshold, 1)) * time.Second
+	drain := checkReplicaArgs(t, c.Args, secrets, grace, detect)
 	t.Logf("grace period %ds = preStop %v + drain %v + %v", *pod.Spec.TerminationGracePeriodSeconds, pause, drain, grace-drain)
 }
 
@@ -273,10 +287,26 @@ func TestComposeExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	var servers []string
+	var inter time.Duration
+	fall := 0
 	for _, line := range strings.Split(string(cfg), "\n") {
-		if f := strings.Fields(line); len(f) >= 3 && f[0] == "server" {
+		f := strings.Fields(line)
+		if len(f) >= 3 && f[0] == "server" {
 			servers = append(servers, f[2])
 		}
+		if len(f) > 0 && f[0] == "default-server" {
+			for i := 1; i+1 < len(f); i++ {
+				switch f[i] {
+				case "inter":
+					inter, _ = time.ParseDuration(f[i+1])
+				case "fall":
+					fall, _ = strconv.Atoi(f[i+1])
+				}
+			}
+		}
+	}
+	if inter <= 0 || fall <= 0 {
+		t.Fatalf("haproxy.cfg's default-server line has no inter and fall: the drain grace cannot be checked against them")
 	}
 	var replicas []string
 	for name, s := range project.Services {
@@ -296,7 +326,7 @@ func TestComposeExample(t *testing.T) {
 			t.Errorf("%s: secrets %v, want mcpship-token and mcpship-session-key", name, secrets)
 		}
 		t.Run(name, func(t *testing.T) {
-			checkReplicaArgs(t, s.Command, "/run/secrets", time.Duration(*s.StopGracePeriod))
+			checkReplicaArgs(t, s.Command, "/run/secrets", time.Duration(*s.StopGracePeriod), inter*time.Duration(fall))
 		})
 	}
 	slices.Sort(replicas)
