@@ -797,6 +797,9 @@ func (h *HTTPHandler) sweep() {
 // end stops the session: nothing more is dispatched, running calls are
 // cancelled and its stream ends.
 func (hs *httpSession) end() {
+	if e, ok := hs.ss.srv.opts.Forward.(sessionEnder); ok && hs.id != "" {
+		defer e.EndSession(hs.id)
+	}
 	hs.resume.clear()
 	hs.ss.mu.Lock()
 	hs.ss.stopping = true
@@ -818,9 +821,9 @@ func (h *HTTPHandler) legacySession(w http.ResponseWriter, r *http.Request) *htt
 	return h.use(w, nullID, sid)
 }
 
-// get serves a legacy session's stream of messages from the server. This
-// server sends none outside replies, so it carries only comments, which
-// keep it open, until the client closes it or the session ends.
+// get serves a legacy session's stream of messages from the server: the
+// notifications given to [Server.Notify] for it, and comments, which keep
+// it open, until the client closes it or the session ends.
 func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	hs := h.legacySession(w, r)
 	if hs == nil {
@@ -873,6 +876,8 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	if rc.Flush() != nil {
 		return
 	}
+	events := h.srv.listen(hs.id)
+	defer h.srv.unlisten(hs.id, events)
 	tick := time.NewTicker(h.opts.KeepAlive)
 	defer tick.Stop()
 	for {
@@ -883,6 +888,10 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-h.done:
 			return
+		case b := <-events:
+			if _, err := w.Write(append(append([]byte("event: message\ndata: "), b...), '\n')); err != nil || rc.Flush() != nil {
+				return
+			}
 		case <-tick.C:
 			if _, err := io.WriteString(w, ": keep-alive\n\n"); err != nil || rc.Flush() != nil {
 				return

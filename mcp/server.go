@@ -68,6 +68,7 @@ type Server struct {
 	log  *slog.Logger
 
 	stateKey [32]byte // authenticates request states (InputRequired), unless the transport has a key
+	streams  streams  // the GET streams of legacy HTTP sessions, for Notify
 
 	mu    sync.RWMutex
 	tools []*registeredTool

@@ -141,7 +141,8 @@ func TestBridgeBothEras(t *testing.T) {
 
 	modern := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}
 	status, body, _, _ = exchange(s.url, modern, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
-	if status != 200 || !strings.Contains(body, `"tools":{}}`) || !strings.Contains(body, `"io.modelcontextprotocol/serverInfo":{"name":"mcpship"`) {
+	// The child's capabilities, as it announces them.
+	if status != 200 || !strings.Contains(body, `"capabilities":{"tools":{},"logging":{},"resources":{}}`) || !strings.Contains(body, `"io.modelcontextprotocol/serverInfo":{"name":"mcpship"`) {
 		t.Errorf("server/discover: %d %s", status, body)
 	}
 	status, body, hdr, _ = exchange(s.url, modernHeaders("echo"), modernCallBody("echo", `{"text":"hello modern"}`))

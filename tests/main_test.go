@@ -21,6 +21,10 @@ import (
 // the same app on urfave/cli v2, Cobra and urfave/cli v3.
 var binPath, binDir, standinDir, goappPath, cobraappPath, cliv3appPath string
 
+// notifierPath is tests/notifier, a stdio server that sends list changes,
+// resource updates and log messages, for the bridge tests.
+var notifierPath string
+
 // coverDir is $MCPSHIP_COVERDIR. When it is set (scripts/test.sh sets it),
 // mcpship and the example apps are built with -cover and write their coverage data
 // there ($GOCOVERDIR, which every command the tests run must get), so that
@@ -45,6 +49,7 @@ func buildAndRun(m *testing.M) int {
 	}
 	standinDir = filepath.Join(dir, "standin")
 	goappPath = filepath.Join(dir, "goapp"+exeSuffix())
+	notifierPath = filepath.Join(dir, "notifier"+exeSuffix())
 	cobraappPath = filepath.Join(dir, "cobraapp"+exeSuffix())
 	cliv3appPath = filepath.Join(dir, "cliv3app"+exeSuffix())
 	standin := filepath.Join(standinDir, "standin"+exeSuffix())
@@ -61,6 +66,7 @@ func buildAndRun(m *testing.M) int {
 		{binPath, "github.com/mcpship/mcpship/cmd/mcpship", true},
 		{standin, "github.com/mcpship/mcpship/tests/standin", false},
 		{filepath.Join(standinDir, "workerstandin"+exeSuffix()), "github.com/mcpship/mcpship/tests/workerstandin", false},
+		{notifierPath, "github.com/mcpship/mcpship/tests/notifier", false},
 		{goappPath, "github.com/mcpship/mcpship/examples/goapp", true},
 		{cobraappPath, "github.com/mcpship/mcpship/examples/cobraapp", true},
 		{cliv3appPath, "github.com/mcpship/mcpship/examples/cliv3app", true},

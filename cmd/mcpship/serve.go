@@ -283,6 +283,7 @@ func serveCommandOverHTTP(c *cli.Context, command []string, logger *slog.Logger)
 		Forward:            b,
 		Logger:             logger,
 	})
+	b.Attach(srv)
 	caught := make(chan os.Signal, 1)
 	signal.Notify(caught, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(caught)

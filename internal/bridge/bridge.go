@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpship/mcpship/internal/procgroup"
@@ -102,6 +103,10 @@ type Bridge struct {
 	closed   bool
 	sweeper  *time.Ticker
 	stop     chan struct{}
+
+	srv      atomic.Pointer[mcp.Server] // see Attach
+	smu      sync.Mutex
+	sessions map[string]*sessionState // legacy sessions, by id
 }
 
 // StartError is a server command that could not be started or did not
@@ -140,7 +145,7 @@ func Start(opts Options) (*Bridge, error) {
 	if _, err := exec.LookPath(opts.Command[0]); err != nil {
 		return nil, &StartError{NotFound: true, msg: fmt.Sprintf("cannot run the server command %q: %v; give a program on PATH, or its path, after --", opts.Command[0], unwrapExec(err))}
 	}
-	b := &Bridge{opts: opts, log: opts.Logger, children: map[string]*child{}, stop: make(chan struct{})}
+	b := &Bridge{opts: opts, log: opts.Logger, children: map[string]*child{}, stop: make(chan struct{}), sessions: map[string]*sessionState{}}
 	key := b.key(nil, "")
 	if opts.PerSession {
 		key = b.key(nil, "borrow") + "#0" // the first a stateless request borrows
@@ -151,7 +156,7 @@ func Start(opts Options) (*Bridge, error) {
 		return nil, &StartError{msg: err.Error()}
 	}
 	b.init = res
-	b.caps = announced(res)
+	b.caps = capabilities(res)
 	b.children[first.key] = first
 	b.first = first
 	first.up(cl)
@@ -182,54 +187,39 @@ func (b *Bridge) Info() (mcp.Implementation, string) {
 	return r.ServerInfo, r.Instructions
 }
 
-// Capabilities implements [mcp.Forwarder]: the child's, less what the
-// bridge does not pass on (change notifications, subscriptions and log
-// messages, which go to no particular request).
+// Capabilities implements [mcp.Forwarder]: the child's, as it announced
+// them (its notifications reach the sessions that they concern).
 func (b *Bridge) Capabilities() json.RawMessage { return b.caps }
 
-// announced returns the capabilities of an initialize result without
-// listChanged, subscribe and logging.
-func announced(res json.RawMessage) json.RawMessage {
+// capabilities returns the capabilities of an initialize result.
+func capabilities(res json.RawMessage) json.RawMessage {
 	var r struct {
-		Capabilities map[string]json.RawMessage `json:"capabilities"`
+		Capabilities json.RawMessage `json:"capabilities"`
 	}
-	if json.Unmarshal(res, &r) != nil || r.Capabilities == nil {
+	if json.Unmarshal(res, &r) != nil || len(r.Capabilities) == 0 || r.Capabilities[0] != '{' {
 		return json.RawMessage("{}")
 	}
-	delete(r.Capabilities, "logging")
-	for name, raw := range r.Capabilities {
-		var c map[string]json.RawMessage
-		if json.Unmarshal(raw, &c) != nil || c == nil {
-			continue
-		}
-		delete(c, "listChanged")
-		delete(c, "subscribe")
-		r.Capabilities[name], _ = json.Marshal(c)
-	}
-	b, err := json.Marshal(r.Capabilities)
-	if err != nil {
-		return json.RawMessage("{}")
-	}
-	return b
+	return r.Capabilities
 }
 
 // Forward implements [mcp.Forwarder]: it sends the request to the child
 // that serves it, starting that child when it runs none, within
 // CallTimeout.
 func (b *Bridge) Forward(ctx context.Context, r *mcp.ForwardRequest) (json.RawMessage, error) {
-	if r.Method == "logging/setLevel" {
-		// Log messages are not passed on (see Capabilities); a shared
-		// child's level is not one client's to set.
-		return json.RawMessage("{}"), nil
-	}
 	c, release, err := b.childFor(r)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if r.Session != "" {
+		b.joined(c, r.Session)
+	}
 	cl, err := c.get(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if res, done, err := b.local(ctx, c, cl, r); done {
+		return res, err
 	}
 	params, token := c.progress(r)
 	if token != "" {
@@ -327,6 +317,7 @@ func (b *Bridge) childFor(r *mcp.ForwardRequest) (*child, func(), error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		c.session = r.Session
 		c.busy++
 		return c, b.release(c), nil
 	}
@@ -343,6 +334,7 @@ func (b *Bridge) childFor(r *mcp.ForwardRequest) (*child, func(), error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		c.session = r.Session
 		c.busy++
 		return c, b.release(c), nil
 	}

@@ -37,6 +37,12 @@ type child struct {
 	stopped   bool // shut down: never started again
 	timer     *time.Timer
 
+	// session is the legacy session the child serves alone, if any; set
+	// under Bridge.mu before it starts. level is the log level it was
+	// last set to for its sessions, under Bridge.smu.
+	session string
+	level   int
+
 	// caps are the client capabilities the child is started with: those
 	// of the one session it serves, when it serves one; under Bridge.mu
 	// until it starts.
@@ -62,7 +68,7 @@ type progressReq struct {
 }
 
 func (b *Bridge) newChild(key string, env []string) *child {
-	return &child{b: b, key: key, env: env, lastUsed: time.Now()}
+	return &child{b: b, key: key, env: env, lastUsed: time.Now(), level: noLevel}
 }
 
 // up records a started child and watches for its exit.
@@ -121,6 +127,7 @@ func (c *child) get(ctx context.Context) (*proc, error) {
 		}
 		c.mu.Unlock()
 		c.up(cl)
+		go c.restore()
 	}
 }
 
@@ -264,11 +271,11 @@ func (c *child) progress(r *mcp.ForwardRequest) (json.RawMessage, string) {
 func (c *child) forgetProgress(token string) { c.tokens.Delete(token) }
 
 // notification passes the child's progress notifications to the request
-// they are about, with the client's own token; the rest go to no
-// particular request and are dropped.
+// they are about, with the client's own token, and the others to the
+// sessions they concern (see relay).
 func (c *child) notification(method string, params json.RawMessage) {
 	if method != "notifications/progress" {
-		c.b.log.Debug("notification from the server command not passed on", "method", method)
+		c.relay(method, params)
 		return
 	}
 	var p map[string]json.RawMessage

@@ -1,0 +1,319 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpship/mcpship/mcp"
+)
+
+// levels are the log levels, lowest first.
+var levels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// noLevel is the rank of a session that set no log level.
+const noLevel = -1
+
+// sessionState is what the bridge keeps for a legacy session: the log
+// level it set, the resources it subscribed to, and the children that
+// served it, whose notifications it gets.
+type sessionState struct {
+	level    int
+	subs     map[string]bool
+	children map[*child]bool
+}
+
+// Attach gives the bridge the server that serves it, whose
+// [mcp.Server.Notify] carries the children's notifications that belong
+// to no request to the sessions' GET streams.
+func (b *Bridge) Attach(s *mcp.Server) { b.srv.Store(s) }
+
+// EndSession lets go of what the bridge kept for a legacy session that
+// ended: its subscriptions, which are cancelled at a shared child that
+// no other session needs them from, and its log level.
+func (b *Bridge) EndSession(id string) {
+	b.smu.Lock()
+	st := b.sessions[id]
+	delete(b.sessions, id)
+	var unsub []func()
+	if st != nil {
+		for c := range st.children {
+			if c.session != "" {
+				continue // stopped with its session
+			}
+			for uri := range st.subs {
+				if !b.subscribed(c, uri) {
+					unsub = append(unsub, func() { c.send("resources/unsubscribe", map[string]string{"uri": uri}) })
+				}
+			}
+			if lv, changed := b.childLevel(c); changed {
+				unsub = append(unsub, func() { c.send("logging/setLevel", map[string]string{"level": lv}) })
+			}
+		}
+	}
+	b.smu.Unlock()
+	for _, f := range unsub {
+		go f()
+	}
+	b.mu.Lock()
+	var own []*child
+	for key, c := range b.children {
+		if c.session == id {
+			delete(b.children, key)
+			own = append(own, c)
+		}
+	}
+	b.mu.Unlock()
+	for _, c := range own {
+		go c.shutdown()
+	}
+}
+
+// state returns the state of session, made when new; the caller holds smu.
+func (b *Bridge) state(session string) *sessionState {
+	st := b.sessions[session]
+	if st == nil {
+		st = &sessionState{level: noLevel, subs: map[string]bool{}, children: map[*child]bool{}}
+		b.sessions[session] = st
+	}
+	return st
+}
+
+// joined records that c serves a request of session.
+func (b *Bridge) joined(c *child, session string) {
+	b.smu.Lock()
+	b.state(session).children[c] = true
+	b.smu.Unlock()
+}
+
+// subscribed reports whether a session that c serves is subscribed to
+// uri; the caller holds smu.
+func (b *Bridge) subscribed(c *child, uri string) bool {
+	for _, st := range b.sessions {
+		if st.children[c] && st.subs[uri] {
+			return true
+		}
+	}
+	return false
+}
+
+// childLevel returns the level a shared child is to log at: the lowest
+// that a session it serves set, and whether that differs from the one it
+// was last set to. The caller holds smu.
+func (b *Bridge) childLevel(c *child) (string, bool) {
+	low := noLevel
+	for _, st := range b.sessions {
+		if st.children[c] && st.level != noLevel && (low == noLevel || st.level < low) {
+			low = st.level
+		}
+	}
+	if low == noLevel || low == c.level {
+		return "", false
+	}
+	c.level = low
+	return levels[low], true
+}
+
+// local answers the requests whose effect on a shared child the bridge
+// keeps per session: logging/setLevel and resources/(un)subscribe. It
+// reports false for the others, and for a child of one session, which
+// gets them as they are.
+func (b *Bridge) local(ctx context.Context, c *child, cl *proc, r *mcp.ForwardRequest) (json.RawMessage, bool, error) {
+	switch r.Method {
+	case "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
+	default:
+		return nil, false, nil
+	}
+	if r.Session == "" {
+		if r.Method == "logging/setLevel" {
+			return json.RawMessage("{}"), true, nil // a stateless request has no stream to log to
+		}
+		return nil, true, &mcp.Error{Code: mcp.CodeMethodNotFound, Message: r.Method + ": a client of revision 2026-07-28 has no session to keep a subscription in"}
+	}
+	var p struct {
+		Level string `json:"level"`
+		URI   string `json:"uri"`
+	}
+	_ = json.Unmarshal(r.Params, &p)
+	var send []any // method, params pairs for the child
+	b.smu.Lock()
+	st := b.state(r.Session)
+	switch r.Method {
+	case "logging/setLevel":
+		rank := slices.Index(levels, p.Level)
+		if rank < 0 {
+			b.smu.Unlock()
+			return nil, true, &mcp.Error{Code: mcp.CodeInvalidParams, Message: "logging/setLevel: unknown level " + p.Level + "; use one of " + strings.Join(levels, ", ")}
+		}
+		st.level = rank
+		if c.session != "" {
+			b.smu.Unlock()
+			return nil, false, nil
+		}
+		if lv, changed := b.childLevel(c); changed {
+			send = append(send, r.Method, map[string]string{"level": lv})
+		}
+	case "resources/subscribe":
+		if p.URI == "" {
+			b.smu.Unlock()
+			return nil, false, nil // the child says what is wrong
+		}
+		first := !b.subscribed(c, p.URI)
+		st.subs[p.URI] = true
+		if c.session != "" {
+			b.smu.Unlock()
+			return nil, false, nil
+		}
+		if first {
+			send = append(send, r.Method, r.Params)
+		}
+	case "resources/unsubscribe":
+		delete(st.subs, p.URI)
+		if c.session != "" {
+			b.smu.Unlock()
+			return nil, false, nil
+		}
+		if !b.subscribed(c, p.URI) {
+			send = append(send, r.Method, r.Params)
+		}
+	}
+	b.smu.Unlock()
+	for i := 0; i < len(send); i += 2 {
+		ctx, cancel := context.WithTimeout(ctx, b.opts.CallTimeout)
+		var res json.RawMessage
+		err := cl.Call(ctx, send[i].(string), send[i+1], &res)
+		cancel()
+		if err != nil {
+			return nil, true, err
+		}
+	}
+	return json.RawMessage("{}"), true, nil
+}
+
+// send sends a request of the bridge's own to the child, such as an
+// unsubscribe for a session that ended, and logs a failure.
+func (c *child) send(method string, params any) {
+	c.mu.Lock()
+	cl := c.client
+	c.mu.Unlock()
+	if cl == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), min(c.b.opts.CallTimeout, 30*time.Second))
+	defer cancel()
+	if err := cl.Call(ctx, method, params, nil); err != nil {
+		c.b.log.Debug("the server command refused a request of the bridge's", "method", method, "err", err)
+	}
+}
+
+// restore gives a child started again what its sessions asked of the one
+// before: their subscriptions and log level.
+func (c *child) restore() {
+	b := c.b
+	b.smu.Lock()
+	uris := map[string]bool{}
+	level := noLevel
+	for _, st := range b.sessions {
+		if !st.children[c] {
+			continue
+		}
+		for uri := range st.subs {
+			uris[uri] = true
+		}
+		if st.level != noLevel && (level == noLevel || st.level < level) {
+			level = st.level
+		}
+	}
+	b.smu.Unlock()
+	if level != noLevel {
+		c.send("logging/setLevel", map[string]string{"level": levels[level]})
+	}
+	for uri := range uris {
+		c.send("resources/subscribe", map[string]string{"uri": uri})
+	}
+}
+
+// relay passes on a notification of the child's that is about no one
+// request: a list change to each session the child serves, a resource
+// update to those subscribed to the resource, and a log message to the
+// request it belongs to or the sessions whose level admits it.
+func (c *child) relay(method string, params json.RawMessage) {
+	b := c.b
+	srv := b.srv.Load()
+	if srv == nil {
+		return
+	}
+	var p struct {
+		URI   string `json:"uri"`
+		Level string `json:"level"`
+	}
+	_ = json.Unmarshal(params, &p)
+	switch {
+	case strings.HasSuffix(method, "/list_changed"):
+		for _, s := range b.served(c, func(*sessionState) bool { return true }) {
+			srv.Notify(s, method, params)
+		}
+	case method == "notifications/resources/updated":
+		for _, s := range b.served(c, func(st *sessionState) bool { return st.subs[p.URI] }) {
+			srv.Notify(s, method, params)
+		}
+	case method == "notifications/message":
+		rank := slices.Index(levels, p.Level)
+		admits := func(st *sessionState) bool { return st.level != noLevel && rank >= st.level }
+		if r := c.requestOfOneSession(); r != nil {
+			b.smu.Lock()
+			st := b.sessions[r.Session]
+			ok := st == nil || st.level == noLevel || rank >= st.level
+			b.smu.Unlock()
+			if ok {
+				r.Notify(method, params)
+			}
+			return
+		}
+		if c.session != "" {
+			admits = func(st *sessionState) bool { return st.level == noLevel || rank >= st.level }
+		}
+		for _, s := range b.served(c, admits) {
+			srv.Notify(s, method, params)
+		}
+	default:
+		b.log.Debug("notification from the server command not passed on", "method", method)
+	}
+}
+
+// served returns the sessions c serves for which keep holds.
+func (b *Bridge) served(c *child, keep func(*sessionState) bool) []string {
+	b.smu.Lock()
+	defer b.smu.Unlock()
+	var out []string
+	for id, st := range b.sessions {
+		if st.children[c] && keep(st) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// requestOfOneSession returns the latest request the child is answering
+// when every request it is answering is of one legacy session, so that a
+// log message it writes meanwhile belongs to that session.
+func (c *child) requestOfOneSession() *mcp.ForwardRequest {
+	c.activeMu.Lock()
+	defer c.activeMu.Unlock()
+	n := len(c.active)
+	if n == 0 {
+		return nil
+	}
+	last := c.active[n-1]
+	for _, r := range c.active {
+		if r.Session != last.Session {
+			return nil
+		}
+	}
+	if last.Session == "" && n > 1 {
+		return nil // stateless requests of different clients
+	}
+	return last
+}
