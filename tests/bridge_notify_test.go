@@ -151,8 +151,13 @@ func TestBridgeRelaysNotifications(t *testing.T) {
 	if got := callText(t, s.url, a, legacyCallBody("5", "state", "{}")); !strings.HasPrefix(got, "level=info ") {
 		t.Errorf("the child's state %q: want level=info, the lowest asked for", got)
 	}
-	poke(t, s.url, a, `{"what":"log","level":"warning","data":"warning-1","when":"after"}`)
-	poke(t, s.url, a, `{"what":"log","level":"critical","data":"critical-1","when":"after"}`)
+	// Sent while the child answers a stateless request, which takes no
+	// log messages: they belong to no request of a session.
+	poke(t, s.url, a, `{"what":"log","level":"warning","data":"warning-1","when":"next"}`)
+	poke(t, s.url, a, `{"what":"log","level":"critical","data":"critical-1","when":"next"}`)
+	if got := callText(t, s.url, modernHeaders("state"), modernCallBody("state", `{}`)); !strings.HasPrefix(got, "level=info ") {
+		t.Errorf("a stateless call of state: %q", got)
+	}
 	expectOn(t, streamB, "warning-1")
 	expectOn(t, streamB, "critical-1")
 	quietUntil(t, streamA, "warning-1", "critical-1")

@@ -298,7 +298,9 @@ func (b *Bridge) served(c *child, keep func(*sessionState) bool) []string {
 
 // requestOfOneSession returns the latest request the child is answering
 // when every request it is answering is of one legacy session, so that a
-// log message it writes meanwhile belongs to that session.
+// log message it writes meanwhile belongs to that session. A stateless
+// request (revision 2026-07-28) takes none: its client asks for log
+// messages in a _meta key the child never sees.
 func (c *child) requestOfOneSession() *mcp.ForwardRequest {
 	c.activeMu.Lock()
 	defer c.activeMu.Unlock()
@@ -308,12 +310,9 @@ func (c *child) requestOfOneSession() *mcp.ForwardRequest {
 	}
 	last := c.active[n-1]
 	for _, r := range c.active {
-		if r.Session != last.Session {
+		if r.Session == "" || r.Session != last.Session {
 			return nil
 		}
-	}
-	if last.Session == "" && n > 1 {
-		return nil // stateless requests of different clients
 	}
 	return last
 }

@@ -21,6 +21,7 @@ var (
 	out   = bufio.NewWriter(os.Stdout)
 	subs  = map[string]bool{}
 	level = "unset"
+	next  []func() // to send during the next call of state
 )
 
 func send(v any) {
@@ -41,7 +42,7 @@ func text(s string) any {
 
 type poke struct {
 	What  string `json:"what"`  // list_changed, updated, log
-	When  string `json:"when"`  // during (the default) or after the reply
+	When  string `json:"when"`  // during (the default), after the reply, or during the next call of state
 	URI   string `json:"uri"`   // of updated
 	Level string `json:"level"` // of log
 	Data  string `json:"data"`  // of log
@@ -72,6 +73,7 @@ func main() {
 		if json.Unmarshal(in.Bytes(), &m) != nil || m.ID == nil {
 			continue
 		}
+
 		var result any = map[string]any{}
 		var after func()
 		switch m.Method {
@@ -119,13 +121,20 @@ func main() {
 			json.Unmarshal(m.Params, &p)
 			switch p.Name {
 			case "poke":
-				if p.Arguments.When == "after" {
+				switch p.Arguments.When {
+				case "after":
 					after = p.Arguments.send
-				} else {
+				case "next":
+					next = append(next, p.Arguments.send)
+				default:
 					p.Arguments.send()
 				}
 				result = text("poked")
 			case "state":
+				for _, f := range next {
+					f()
+				}
+				next = nil
 				mu.Lock()
 				var uris []string
 				for u := range subs {
