@@ -3,8 +3,6 @@
 package realclients
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -47,54 +45,8 @@ func startBridged(t *testing.T, env, flags []string, command ...string) *bridged
 	args := append([]string{"serve", "--transport", "http", "--listen", "127.0.0.1:0", "--log-level", "info"}, flags...)
 	c := exec.Command(binPath, append(append(args, "--"), command...)...)
 	c.Env = append(os.Environ(), env...)
-	pipe, err := c.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var stderr bytes.Buffer
-	urls, exited := make(chan string, 1), make(chan error, 1)
-	go func() {
-		sc := bufio.NewScanner(pipe)
-		for sc.Scan() {
-			mu.Lock()
-			stderr.WriteString(sc.Text() + "\n")
-			mu.Unlock()
-			if u, ok := strings.CutPrefix(sc.Text(), "serving MCP on "); ok {
-				urls <- u
-			}
-		}
-		exited <- c.Wait()
-	}()
-	b := &bridged{pid: c.Process.Pid, log: func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return stderr.String()
-	}}
-	select {
-	case b.url = <-urls:
-	case err := <-exited:
-		t.Fatalf("mcpship exited before serving: %v\n%s", err, b.log())
-	case <-time.After(2 * time.Minute):
-		c.Process.Kill()
-		t.Fatalf("mcpship did not say where it serves\n%s", b.log())
-	}
-	t.Cleanup(func() {
-		c.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-exited:
-			if err != nil {
-				t.Errorf("mcpship after SIGTERM: %v\n%s", err, b.log())
-			}
-		case <-time.After(time.Minute):
-			c.Process.Kill()
-			t.Errorf("mcpship did not exit after SIGTERM\n%s", b.log())
-		}
-	})
-	return b
+	url, log := startServing(t, c, 2*time.Minute)
+	return &bridged{url: url, pid: c.Process.Pid, log: log}
 }
 
 // connect opens a legacy session with the Go SDK's streamable HTTP client.

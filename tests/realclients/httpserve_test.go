@@ -23,7 +23,17 @@ func startHTTPServe(t *testing.T, args []string) string {
 // standard error ("serving MCP on URL"), and returns the URL.
 func startHTTPCmd(t *testing.T, cmd []string) string {
 	t.Helper()
-	c := exec.Command(cmd[0], cmd[1:]...)
+	url, _ := startServing(t, exec.Command(cmd[0], cmd[1:]...), time.Minute)
+	return url
+}
+
+// startServing starts c, waits up to wait for it to say where it serves
+// ("serving MCP on URL") on standard error, and returns that URL and a
+// function giving what it has written there so far. It stops with the
+// test, by SIGTERM, and must then exit 0.
+func startServing(t *testing.T, c *exec.Cmd, wait time.Duration) (string, func() string) {
+	t.Helper()
+	name := c.Args[0]
 	pipe, err := c.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -55,24 +65,24 @@ func startHTTPCmd(t *testing.T, cmd []string) string {
 	select {
 	case url = <-urls:
 	case err := <-exited:
-		t.Fatalf("%s exited before serving: %v\n%s", cmd[0], err, log())
-	case <-time.After(time.Minute):
+		t.Fatalf("%s exited before serving: %v\n%s", name, err, log())
+	case <-time.After(wait):
 		c.Process.Kill()
-		t.Fatalf("%s did not say where it serves\n%s", cmd[0], log())
+		t.Fatalf("%s did not say where it serves\n%s", name, log())
 	}
 	t.Cleanup(func() {
 		c.Process.Signal(syscall.SIGTERM)
 		select {
 		case err := <-exited:
 			if err != nil {
-				t.Errorf("%v after SIGTERM: %v\n%s", cmd, err, log())
+				t.Errorf("%v after SIGTERM: %v\n%s", c.Args, err, log())
 			}
 		case <-time.After(time.Minute):
 			c.Process.Kill()
-			t.Errorf("%v did not exit after SIGTERM\n%s", cmd, log())
+			t.Errorf("%v did not exit after SIGTERM\n%s", c.Args, log())
 		}
 	})
-	return url
+	return url, log
 }
 
 // startConformanceServer builds conformanceserver and serves it over HTTP
