@@ -274,6 +274,66 @@ func TestBridgeCrashLoop(t *testing.T) {
 	if !strings.Contains(s.log(), "flaky: refusing to start again") {
 		t.Errorf("the child's stderr is not passed on:\n%s", s.log())
 	}
+	// /healthz takes the replica out meanwhile, saying when to look again.
+	status, retry, body := getHealth(t, s)
+	if n, _ := strconv.Atoi(retry); status != 503 || n < 1 || n > 30 || !strings.HasPrefix(body, "the server command keeps failing (") {
+		t.Errorf("/healthz during the crash loop: %d, Retry-After %q, %q; want 503 keeps failing", status, retry, body)
+	}
+	if strings.Contains(body, "exit status") || strings.Contains(body, "flaky") {
+		t.Errorf("/healthz, which needs no token, shows the command's exit or stderr: %q", body)
+	}
+}
+
+// TestBridgeHealthFollowsChild checks /healthz through a crash of the
+// shared child: 200 while it is up, 503 with Retry-After from its exit
+// until it is up again (here its restart waits for a file), then 200, and
+// calls work again.
+func TestBridgeHealthFollowsChild(t *testing.T) {
+	gate, _ := filepath.Abs("testdata/bridge/gate.sh")
+	dir := t.TempDir()
+	open := filepath.Join(dir, "open")
+	s := startBridge(t, []string{"GATE_MARK=" + filepath.Join(dir, "started"), "GATE_OPEN=" + open}, nil, append([]string{gate}, selfServer()...)...)
+	if status, _, body := getHealth(t, s); status != 200 || body != "ok\n" {
+		t.Fatalf("/healthz with the child up: %d %q", status, body)
+	}
+	if !strings.Contains(s.log(), "msg=serving transport=http") || !strings.Contains(s.log(), "command="+gate) {
+		t.Errorf("the serving log line does not name the command:\n%s", s.log())
+	}
+	if got := callText(t, s.url, modernHeaders("crash"), modernCallBody("crash", `{}`)); !strings.Contains(got, "exited during the request") {
+		t.Fatalf("the call that crashed: %q", got)
+	}
+	// Down (for its backoff), then starting again until the gate opens:
+	// 503 throughout.
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		status, retry, body := getHealth(t, s)
+		if status != 503 || retry == "" {
+			t.Fatalf("/healthz after the child exited: %d, Retry-After %q, %q; want 503", status, retry, body)
+		}
+		if body == "the server command is starting again\n" {
+			break
+		}
+		if !strings.HasPrefix(body, "the server command is down; it is started again in ") {
+			t.Fatalf("/healthz after the child exited says %q", body)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the child is not being started again; /healthz says %q\n%s", body, s.log())
+		}
+	}
+	if err := os.WriteFile(open, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		status, _, body := getHealth(t, s)
+		if status == 200 && body == "ok\n" {
+			break
+		}
+		if status != 503 || time.Now().After(deadline) {
+			t.Fatalf("/healthz once the child may start: %d %q\n%s", status, body, s.log())
+		}
+	}
+	if got := callText(t, s.url, modernHeaders("echo"), modernCallBody("echo", `{"text":"back"}`)); got != "back\n" {
+		t.Errorf("a call once /healthz is 200 again: %q", got)
+	}
 }
 
 // TestBridgeHungChild serves a server that answers initialize and then

@@ -287,7 +287,10 @@ func serveCommandOverHTTP(c *cli.Context, command []string, logger *slog.Logger)
 	caught := make(chan os.Signal, 1)
 	signal.Notify(caught, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(caught)
-	return serveError(httpserve.Serve(c.Context, srv, httpOptions(c, logger)))
+	o := httpOptions(c, logger)
+	o.Health = b.Health
+	o.Serving = []any{"command", command[0]}
+	return serveError(httpserve.Serve(c.Context, srv, o))
 }
 
 // limitMemory sets the runtime's soft memory limit to three times the

@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -40,7 +41,7 @@ const (
 	// Path is where the MCP endpoint is served.
 	Path = "/mcp"
 	// HealthPath answers 200 while the server takes new calls, 503 once
-	// it drains.
+	// it drains or while Options.Health says it is down.
 	HealthPath = "/healthz"
 	// MinSessionKeyBytes is the shortest key --session-key-file may hold.
 	MinSessionKeyBytes = 32
@@ -84,6 +85,15 @@ type Options struct {
 	Stderr io.Writer
 	// Ready, if set, is called with the address once listening.
 	Ready func(addr net.Addr)
+	// Health, if set, is asked by each probe of HealthPath while the
+	// server is not draining: a reason makes it answer 503 with the
+	// reason and Retry-After (retry rounded up to a second, at least
+	// one), as while the server command of a bridge is down. The reason
+	// is shown without a token.
+	Health func() (reason string, retry time.Duration)
+	// Serving are the attributes of the "serving" log line that say what
+	// is served; default the number of tools.
+	Serving []any
 }
 
 // UsageError is a mistake on the command line; its exit code is 64.
@@ -241,7 +251,7 @@ func Serve(ctx context.Context, srv *mcp.Server, o Options) error {
 	mux.Handle(Path, h)
 	mux.HandleFunc(HealthPath, func(w http.ResponseWriter, r *http.Request) {
 		probed.Store(true)
-		health(w, r, draining.Load())
+		health(w, r, draining.Load(), o.Health)
 	})
 	mux.HandleFunc("/", notFound)
 	hs := &http.Server{
@@ -257,7 +267,11 @@ func Serve(ctx context.Context, srv *mcp.Server, o Options) error {
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(o.Stderr, "serving MCP on http://%s%s\n", addr, Path)
-	o.Logger.Info("serving", "transport", "http", "addr", addr.String(), "auth", token != "", "tools", len(srv.Tools()))
+	what := o.Serving
+	if what == nil {
+		what = []any{"tools", len(srv.Tools())}
+	}
+	o.Logger.Info("serving", append([]any{"transport", "http", "addr", addr.String(), "auth", token != ""}, what...)...)
 	if o.Ready != nil {
 		o.Ready(addr)
 	}
@@ -327,8 +341,14 @@ func closeWhileDraining(next http.Handler, draining *atomic.Bool) http.Handler {
 }
 
 // health answers the health check: 200 while the server takes new calls,
-// 503 once it drains. It tells nothing else, so it needs no token.
-func health(w http.ResponseWriter, r *http.Request, draining bool) {
+// 503 once it drains or while down gives a reason. It tells nothing else,
+// so it needs no token.
+func health(w http.ResponseWriter, r *http.Request, draining bool, down func() (string, time.Duration)) {
+	var why string
+	var retry time.Duration
+	if down != nil && !draining {
+		why, retry = down()
+	}
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/plain; charset=utf-8")
 	hdr.Set("Cache-Control", "no-store")
@@ -341,6 +361,10 @@ func health(w http.ResponseWriter, r *http.Request, draining bool) {
 		hdr.Set("Retry-After", "1")
 		w.WriteHeader(http.StatusServiceUnavailable)
 		io.WriteString(w, "draining: the server is shutting down and takes no new calls\n")
+	case why != "":
+		hdr.Set("Retry-After", strconv.FormatInt(max(int64((retry+time.Second-1)/time.Second), 1), 10))
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, why+"\n")
 	default:
 		io.WriteString(w, "ok\n")
 	}

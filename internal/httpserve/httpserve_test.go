@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -182,5 +183,36 @@ func TestServeReturnsWithoutProbe(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+}
+
+// TestServeHealthFollows checks that /healthz asks Options.Health: 503
+// with its reason and Retry-After rounded up to a second while it gives
+// one, 200 once it gives none.
+func TestServeHealthFollows(t *testing.T) {
+	var mu sync.Mutex
+	reason, retry := "the server command is down", 1500*time.Millisecond
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	u, _ := serve(t, ctx, Options{DrainGrace: time.Millisecond, Health: func() (string, time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		return reason, retry
+	}})
+	resp, body := get(t, "GET", u+HealthPath)
+	if resp.StatusCode != 503 || body != "the server command is down\n" || resp.Header.Get("Retry-After") != "2" || resp.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("GET /healthz while down: %d %q %v, want 503 with the reason and Retry-After: 2", resp.StatusCode, body, resp.Header)
+	}
+	mu.Lock()
+	reason, retry = "starting", 0
+	mu.Unlock()
+	if resp, _ := get(t, "HEAD", u+HealthPath); resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "1" {
+		t.Errorf("HEAD /healthz while starting: %d %v, want 503 with Retry-After: 1", resp.StatusCode, resp.Header)
+	}
+	mu.Lock()
+	reason = ""
+	mu.Unlock()
+	if resp, body := get(t, "GET", u+HealthPath); resp.StatusCode != 200 || body != "ok\n" {
+		t.Errorf("GET /healthz once up: %d %q, want 200 ok", resp.StatusCode, body)
 	}
 }
