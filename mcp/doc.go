@@ -58,6 +58,24 @@
 // that loses a call's stream resumes it with Last-Event-ID; a handler may
 // end its stream itself with [CallRequest.CloseStream].
 //
+// # Notifications
+//
+// [Server.Notify] sends the notifications that belong to no request,
+// such as notifications/tools/list_changed: on the GET stream of legacy
+// HTTP sessions, and on the subscriptions/listen streams of revision
+// 2026-07-28, which replace that stream and resources/subscribe. A listen
+// is a request whose response stays open (an event stream over HTTP,
+// with the keep-alive comments of other streams): the server first sends
+// notifications/subscriptions/acknowledged with the part of the client's
+// filter it honours, then each notification the filter admits, carrying
+// the request's id in _meta, and never a log message, which in that
+// revision belongs to the request that asked for it. The client ends it
+// by closing the response, or over stdio with notifications/cancelled;
+// the server ends it when it shuts down (with the request's result over
+// HTTP, with notifications/cancelled over stdio), or at once when it
+// honours nothing asked. A server keeps at most 1024 listens open at once;
+// one past that is refused with an error that says so.
+//
 // # Calling tools
 //
 // A [Client] talks to a server over a pair of streams ([NewClient]) or to

@@ -21,6 +21,20 @@ import (
 // Forward in the legacy form (revision 2026-07-28's _meta keys taken out
 // of its params), and its result comes back as it is, with what revision
 // 2026-07-28 adds to a result added.
+//
+// The Server serves revision 2026-07-28's subscriptions/listen itself,
+// acknowledging what the Forwarder's capabilities promise (list changes
+// where they say listChanged, resource updates where resources say
+// subscribe). A Forwarder that also has a method
+//
+//	Listen(ctx context.Context, r *ForwardRequest) (stop func(), err error)
+//
+// is given each listen whose acknowledgement is not empty, before the
+// acknowledgement goes out: r.Params holds the filter the client sent, and
+// [ForwardRequest.Notify] sends a notification on the stream when the
+// acknowledged filter admits it. stop, when not nil, is called once the
+// stream ends; an error ends the listen with it instead of the
+// acknowledgement.
 type Forwarder interface {
 	// Capabilities returns the capabilities to announce: the JSON object
 	// of the other server's initialize result.
@@ -47,19 +61,32 @@ type ForwardRequest struct {
 	// Header holds the HTTP request's headers; nil over stdio.
 	Header http.Header
 
-	ss   *session
-	to   sink
-	mu   sync.Mutex
-	done bool
+	ss     *session
+	to     sink
+	listen *listener // of a subscriptions/listen; nil for a request
+	mu     sync.Mutex
+	done   bool
 }
 
 // Notify sends the client a notification about the request, such as
 // notifications/progress; over HTTP it goes in the request's response.
-// Notifications after Forward has returned are dropped.
+// Notifications after Forward has returned are dropped. For a
+// subscriptions/listen given to the Forwarder's Listen, it sends a
+// notification on the listen's stream if the acknowledged filter admits
+// it (see [Server.Notify]), until the stream ends.
 func (r *ForwardRequest) Notify(method string, params any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.done {
+		return
+	}
+	if r.listen != nil {
+		raw, err := encodeParams(params)
+		if err != nil {
+			r.ss.srv.log.Error("notification not sent: its params do not encode as JSON", "method", method, "err", err)
+			return
+		}
+		r.ss.srv.offer(r.listen, method, resourceURI(raw), raw)
 		return
 	}
 	r.ss.logEncoding(r.to.put(&notification{JSONRPC: "2.0", Method: method, Params: params}, false))

@@ -449,12 +449,18 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []
 		writeError(w, http.StatusBadRequest, id, CodeHeaderMismatch, msg)
 		return
 	}
+	if p.Method == "subscriptions/listen" && p.ID != nil && !sseOK {
+		writeError(w, http.StatusNotAcceptable, id, CodeInvalidRequest,
+			"not acceptable: subscriptions/listen answers with an event stream; list text/event-stream in Accept")
+		return
+	}
 	release, ok := h.admit(w, p)
 	if !ok {
 		return
 	}
 	defer release()
 	ss := newSessionCtx(h.srv, r.Context())
+	ss.teardown = h.done
 	defer ss.cancel()
 	defer context.AfterFunc(h.stop, ss.cancel)()
 	ss.stateless = true

@@ -39,13 +39,18 @@ import (
 // token, allow-origin, max-body-bytes, max-sessions, max-concurrent-calls,
 // session-key, session-lifetime, replicas N (that many handlers of one
 // server each, sharing the options; a request line ending in @N goes to
-// the Nth, else to the first), sql-tool (see addSQLTool)
-// and resources (testResources).
+// the Nth, else to the first), sql-tool (see addSQLTool), resources
+// (testResources) and forward (a notifyingForwarder). A request line
+// ending in " &" leaves its response running once its headers have come
+// (a subscriptions/listen stream): the next exchanges run meanwhile, and
+// it is read to its end after the pseudo-request SHUTDOWN, which shuts
+// every handler down and whose response is the line "done".
 type httpTranscript struct {
 	opts      HTTPOptions
 	replicas  int
 	sqlTool   bool     // add the tool "sql", whose region is mirrored in Mcp-Param-Region
 	resources bool     // serve testResources
+	forward   bool     // serve a notifyingForwarder
 	header    []string // the lines before the first exchange
 	exchanges []httpExchange
 }
@@ -68,23 +73,52 @@ func TestHTTPTranscripts(t *testing.T) {
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
 			tr := readHTTPTranscript(t, file)
-			var opts *ServerOptions
+			opts := &ServerOptions{}
 			if tr.resources {
-				opts = &ServerOptions{Resources: testResources{}}
+				opts.Resources = testResources{}
+			}
+			var fwd *notifyingForwarder
+			if tr.forward {
+				fwd = &notifyingForwarder{}
+				opts.Forward = fwd
 			}
 			s := newTestServer(t, opts)
+			if fwd != nil {
+				fwd.srv = s
+			}
 			if tr.sqlTool {
 				addSQLTool(t, s)
 			}
 			var urls []string
+			var handlers []*HTTPHandler
 			for range max(tr.replicas, 1) {
-				srv := httptest.NewServer(NewHTTPHandler(s, &tr.opts))
+				h := NewHTTPHandler(s, &tr.opts)
+				srv := httptest.NewServer(h)
 				defer srv.Close()
 				urls = append(urls, srv.URL)
+				handlers = append(handlers, h)
 			}
 			var sessions []string
-			var got [][]string
+			got := make([][]string, len(tr.exchanges))
+			var streams []func() // the exchanges "&" left running: each records its response
 			for i, ex := range tr.exchanges {
+				if ex.request[0] == "SHUTDOWN" {
+					// Every handler shuts down; the streams left running end.
+					for _, h := range handlers {
+						if err := h.Shutdown(context.Background()); err != nil {
+							t.Fatal(err)
+						}
+					}
+					for _, finish := range streams {
+						finish()
+					}
+					streams = nil
+					got[i] = []string{"done"}
+					if !*update && strings.Join(ex.want, "\n") != "done" {
+						t.Errorf("exchange %d: SHUTDOWN wants the response line \"done\"", i+1)
+					}
+					continue
+				}
 				url := urls[0]
 				if f := strings.Fields(ex.request[0]); len(f) > 1 && strings.HasPrefix(f[len(f)-1], "@") {
 					n, err := strconv.Atoi(f[len(f)-1][1:])
@@ -94,11 +128,24 @@ func TestHTTPTranscripts(t *testing.T) {
 					url = urls[n-1]
 				}
 				resp := doTranscriptRequest(t, url, ex.request, sessions)
-				lines := responseLines(t, resp, &sessions)
-				got = append(got, lines)
-				if !*update && strings.Join(lines, "\n") != strings.Join(ex.want, "\n") {
-					t.Errorf("exchange %d (%s):\ngot:\n%s\nwant:\n%s", i+1, ex.request[0], prefixed("< ", lines), prefixed("< ", ex.want))
+				check := func(lines []string) {
+					got[i] = lines
+					if !*update && strings.Join(lines, "\n") != strings.Join(ex.want, "\n") {
+						t.Errorf("exchange %d (%s):\ngot:\n%s\nwant:\n%s", i+1, ex.request[0], prefixed("< ", lines), prefixed("< ", ex.want))
+					}
 				}
+				if strings.HasSuffix(ex.request[0], " &") {
+					// Its headers have come: it runs on while the next
+					// exchanges do, until SHUTDOWN.
+					done := make(chan []string, 1)
+					go func() { done <- responseLines(t, resp, &sessions) }()
+					streams = append(streams, func() { check(<-done) })
+					continue
+				}
+				check(responseLines(t, resp, &sessions))
+			}
+			if len(streams) > 0 {
+				t.Fatal("an exchange left running (&) needs a SHUTDOWN after it")
 			}
 			if *update {
 				writeHTTPTranscript(t, file, tr, got)
@@ -147,6 +194,8 @@ func readHTTPTranscript(t *testing.T, file string) *httpTranscript {
 				tr.sqlTool = true
 			} else if line == "option resources" {
 				tr.resources = true
+			} else if line == "option forward" {
+				tr.forward = true
 			}
 		case line == "" || strings.HasPrefix(line, "#"):
 			pending = append(pending, line)
@@ -186,6 +235,9 @@ func setHTTPOption(t *testing.T, o *HTTPOptions, name, value string) {
 // doTranscriptRequest sends the request that lines describe.
 func doTranscriptRequest(t *testing.T, url string, lines []string, sessions []string) *http.Response {
 	f := strings.Fields(lines[0])
+	if len(f) > 1 && f[len(f)-1] == "&" {
+		f = f[:len(f)-1]
+	}
 	if len(f) > 1 && strings.HasPrefix(f[len(f)-1], "@") {
 		f = f[:len(f)-1]
 	}

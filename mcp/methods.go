@@ -64,7 +64,7 @@ func (ss *session) request(id ID, method string, params json.RawMessage) {
 	}
 	if ss.stateless {
 		switch method {
-		case "server/discover", "tools/list", "tools/call", "resources/list", "resources/read", "resources/templates/list":
+		case "server/discover", "tools/list", "tools/call", "resources/list", "resources/read", "resources/templates/list", "subscriptions/listen":
 			ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %s needs _meta with %q and %q (revision 2026-07-28); a legacy client sends initialize first",
 				method, metaProtocolVersion, metaClientCapabilities))
 		default:
@@ -134,6 +134,10 @@ func (ss *session) modernRequest(id ID, method string, params json.RawMessage, m
 	}
 	if meta.LogLevel != nil && meta.LogLevel.rank() < 0 {
 		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: _meta[%q] must be one of %s", metaLogLevel, levelNames))
+		return
+	}
+	if method == "subscriptions/listen" {
+		ss.listen(id, params, meta)
 		return
 	}
 	if ss.forwarded(method) {

@@ -15,10 +15,12 @@ type sessionEnder interface {
 	EndSession(id string)
 }
 
-// streams are the open GET streams of legacy HTTP sessions, by session id.
+// streams are the open GET streams of legacy HTTP sessions, by session
+// id, and the open subscriptions/listen streams of revision 2026-07-28.
 type streams struct {
-	mu sync.Mutex
-	m  map[string]chan []byte
+	mu        sync.Mutex
+	m         map[string]chan []byte
+	listeners map[*listener]bool
 }
 
 func (s *Server) listen(session string) chan []byte {
@@ -40,21 +42,37 @@ func (s *Server) unlisten(session string, ch chan []byte) {
 	}
 }
 
-// Notify sends a notification, such as notifications/tools/list_changed,
-// on the GET stream of the legacy HTTP session whose id is session, or
-// of every session when session is "". It reports whether a stream took
-// it: a session without an open GET stream (and a client of revision
-// 2026-07-28, which has none) does not get it, nor one whose stream has
-// fallen far behind. A [Forwarder] uses it to pass on the other server's
-// notifications that belong to no request; a Forwarder that also has a
-// method EndSession(id string) is told when a legacy session ends.
+// Notify sends a notification that belongs to no request, such as
+// notifications/tools/list_changed. With session "" it goes on the GET
+// stream of every legacy HTTP session and on every subscriptions/listen
+// stream (revision 2026-07-28) whose acknowledged filter admits it: a
+// list change the client asked for, or notifications/resources/updated
+// for a resource it named (or one under it); other notifications, log
+// messages among them, go on no listen stream. With a session id it goes
+// only on that legacy session's GET stream. It reports whether a stream
+// took it: one that has fallen far behind does not. A [Forwarder] uses
+// it to pass on the other server's notifications; a Forwarder that also
+// has a method EndSession(id string) is told when a legacy session ends.
 func (s *Server) Notify(session, method string, params any) bool {
-	b, err := json.Marshal(&notification{JSONRPC: "2.0", Method: method, Params: params})
+	raw, err := encodeParams(params)
 	if err != nil {
 		s.log.Error("notification not sent: its params do not encode as JSON", "method", method, "err", err)
 		return false
 	}
+	n := &notification{JSONRPC: "2.0", Method: method}
+	if raw != nil {
+		n.Params = raw
+	}
+	b, err := json.Marshal(n)
+	if err != nil {
+		s.log.Error("notification not sent: it does not encode as JSON", "method", method, "err", err)
+		return false
+	}
 	b = append(b, '\n')
+	uri := ""
+	if method == "notifications/resources/updated" {
+		uri = resourceURI(raw)
+	}
 	s.streams.mu.Lock()
 	defer s.streams.mu.Unlock()
 	sent := false
@@ -69,5 +87,27 @@ func (s *Server) Notify(session, method string, params any) bool {
 			s.log.Warn("notification dropped: the session's GET stream is not reading", "method", method)
 		}
 	}
+	if session == "" {
+		for l := range s.streams.listeners {
+			if s.offer(l, method, uri, raw) {
+				sent = true
+			}
+		}
+	}
 	return sent
+}
+
+// encodeParams encodes a notification's params; nil for none.
+func encodeParams(params any) (json.RawMessage, error) {
+	if params == nil {
+		return nil, nil
+	}
+	if raw, ok := params.(json.RawMessage); ok && len(raw) == 0 {
+		return nil, nil
+	}
+	b, err := json.Marshal(params)
+	if err != nil || string(b) == "null" {
+		return nil, err
+	}
+	return b, nil
 }

@@ -67,8 +67,9 @@ type Server struct {
 	opts ServerOptions
 	log  *slog.Logger
 
-	stateKey [32]byte // authenticates request states (InputRequired), unless the transport has a key
-	streams  streams  // the GET streams of legacy HTTP sessions, for Notify
+	stateKey   [32]byte // authenticates request states (InputRequired), unless the transport has a key
+	streams    streams  // the GET streams of legacy HTTP sessions and the listen streams, for Notify
+	maxListens int      // listen streams open at once
 
 	mu    sync.RWMutex
 	tools []*registeredTool
@@ -86,7 +87,7 @@ type registeredTool struct {
 
 // NewServer returns a server that identifies itself as info. opts may be nil.
 func NewServer(info Implementation, opts *ServerOptions) *Server {
-	s := &Server{info: info, index: map[string]int{}}
+	s := &Server{info: info, index: map[string]int{}, maxListens: defaultMaxListens}
 	rand.Read(s.stateKey[:])
 	if opts != nil {
 		s.opts = *opts

@@ -36,6 +36,9 @@ type session struct {
 	ctx    context.Context // parent of every call's context
 	cancel context.CancelFunc
 
+	closing  chan struct{}   // closed by stop: listen streams end
+	teardown <-chan struct{} // closed when the transport ends listen streams (HTTP: Shutdown); nil for none
+
 	mu       sync.Mutex
 	inflight map[idKey]*call              // tools/call not yet answered, by ID.key
 	asked    map[string]chan clientAnswer // requests sent to the client, by id
@@ -72,7 +75,8 @@ type call struct {
 	size      int    // bytes of arguments it counts in session.held
 	ctx       context.Context
 	cancel    context.CancelFunc
-	cancelled bool // the client cancelled it: send nothing more; under session.mu
+	cancelled bool      // the client cancelled it: send nothing more; under session.mu
+	listen    *listener // a subscriptions/listen stream instead of a call
 }
 
 // A sink takes the messages a session sends: a stdio session's output
@@ -104,6 +108,7 @@ func newSessionCtx(s *Server, parent context.Context) *session {
 	ss := &session{srv: s, inflight: map[idKey]*call{}, maxCalls: s.opts.MaxConcurrentCalls}
 	ss.room.L = &ss.mu
 	ss.ctx, ss.cancel = context.WithCancel(parent)
+	ss.closing = make(chan struct{})
 	ss.logLevel = levelOff
 	return ss
 }
@@ -235,6 +240,9 @@ func (ss *session) waitForRoom() {
 // writer still blocked then (a client that stopped reading) is abandoned.
 func (ss *session) stop(timeout time.Duration) error {
 	ss.mu.Lock()
+	if !ss.stopping {
+		close(ss.closing)
+	}
 	ss.stopping = true
 	ss.room.Broadcast()
 	ss.mu.Unlock()

@@ -32,10 +32,12 @@ var update = flag.Bool("update", false, "rewrite the server lines of the golden 
 // "close" closes the server's input; the server must then write exactly the
 // lines that follow and end the session. The literal text {BIG:n} in a
 // client line stands for n bytes of 'x'. "option resources 1" gives the
-// server testResources, "option shape-tool 1" the tool of addShapeTool.
+// server testResources, "option shape-tool 1" the tool of addShapeTool,
+// "option forward 1" a notifyingForwarder.
 type transcript struct {
 	opts      ServerOptions
 	shapeTool bool // option shape-tool 1: addShapeTool
+	forward   bool // option forward 1: a notifyingForwarder
 	steps     []step
 }
 
@@ -90,6 +92,8 @@ func readTranscript(t *testing.T, file string) *transcript {
 				tr.opts.MaxConcurrentCalls = v
 			case "shape-tool":
 				tr.shapeTool = v != 0
+			case "forward":
+				tr.forward = v != 0
 			case "resources":
 				if v != 0 {
 					tr.opts.Resources = testResources{}
@@ -132,7 +136,15 @@ func runTranscript(t *testing.T, tr *transcript) [][]string {
 	t.Helper()
 	opts := tr.opts
 	opts.DrainTimeout = 5 * time.Second
+	var fwd *notifyingForwarder
+	if tr.forward {
+		fwd = &notifyingForwarder{}
+		opts.Forward = fwd
+	}
 	srv := newTestServer(t, &opts)
+	if fwd != nil {
+		fwd.srv = srv
+	}
 	if tr.shapeTool {
 		addShapeTool(t, srv)
 	}
