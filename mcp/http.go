@@ -293,17 +293,19 @@ func isLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// probe is what the handler reads of a message before the session does.
+// probe is what the handler reads of a message before the session does:
+// the method and id the session decodes, and the members of the params
+// that route a request (see probeParams).
 type probe struct {
-	Method string          `json:"method"`
-	ID     json.RawMessage `json:"id"`
+	Method string
+	ID     json.RawMessage
 	Params struct {
 		Name json.RawMessage `json:"name"`
 		URI  json.RawMessage `json:"uri"`
 		Meta struct {
 			ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
 		} `json:"_meta"`
-	} `json:"params"`
+	}
 }
 
 // id returns the message's id if it is a legal one, else the null id.
@@ -312,6 +314,37 @@ func (p *probe) id() ID {
 		return ID{raw: string(p.ID)}
 	}
 	return nullID
+}
+
+// probeParams decodes the members of m's params that the handler reads,
+// when it needs them: always for a request of revision 2026-07-28 (its
+// header says so), else only when the params may have a _meta member,
+// whose protocol version makes a request modern. The params of most
+// legacy requests are so left to the session alone.
+func (p *probe) probeParams(m *message, headerModern bool) {
+	if headerModern || mayHaveMeta(m.Params) {
+		json.Unmarshal(m.Params, &p.Params) // what does not decode is the session's to answer
+	}
+}
+
+// mayHaveMeta reports whether json.Unmarshal may find a member "_meta" in
+// params: it matches names without regard to case, and the folds of
+// "_meta" are its ASCII cases alone (no other rune folds to one of its
+// letters), unless an escape spells the name.
+func mayHaveMeta(params []byte) bool {
+	if bytes.IndexByte(params, '\\') >= 0 {
+		return true
+	}
+	for b := params; ; {
+		i := bytes.Index(b, []byte(`"_`))
+		if i < 0 {
+			return false
+		}
+		b = b[i+2:]
+		if len(b) >= 5 && bytes.EqualFold(b[:5], []byte(`meta"`)) {
+			return true
+		}
+	}
 }
 
 func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
@@ -331,25 +364,30 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, nullID, CodeInvalidRequest, msg)
 		return
 	}
-	var p probe
-	batch := len(body) > 0 && body[0] == '['
-	if !batch {
-		err := json.Unmarshal(body, &p)
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) || (err != nil && len(body) == 0) {
-			writeError(w, http.StatusBadRequest, nullID, CodeParseError, "parse error: "+err.Error())
-			return
-		}
-	}
-	headerV := r.Header.Get(headerVersion)
-	bodyV := p.Params.Meta.ProtocolVersion
-	modern := !batch && ((bodyV != "" && !slices.Contains(legacyVersions, bodyV)) ||
-		(headerV != "" && !slices.Contains(legacyVersions, headerV) && p.Method != "initialize"))
-	if modern {
-		h.postModern(w, r, body, &p, jsonOK, sseOK)
+	// The body is decoded once, as the session reads it; the handler
+	// routes the request by what that gives.
+	d := decodeMessage(body)
+	var syntax *json.SyntaxError
+	if err := d.err; errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) || (err != nil && len(body) == 0) {
+		writeError(w, http.StatusBadRequest, nullID, CodeParseError, "parse error: "+err.Error())
 		return
 	}
-	h.postLegacy(w, r, body, &p, batch, jsonOK, sseOK)
+	batch := len(body) > 0 && body[0] == '['
+	headerV := r.Header.Get(headerVersion)
+	headerModern := headerV != "" && !slices.Contains(legacyVersions, headerV)
+	var p probe
+	if !batch {
+		p.Method, p.ID = d.m.Method, d.m.ID
+		p.probeParams(&d.m, headerModern)
+	}
+	bodyV := p.Params.Meta.ProtocolVersion
+	modern := !batch && ((bodyV != "" && !slices.Contains(legacyVersions, bodyV)) ||
+		(headerModern && p.Method != "initialize"))
+	if modern {
+		h.postModern(w, r, body, d, &p, jsonOK, sseOK)
+		return
+	}
+	h.postLegacy(w, r, body, d, &p, batch, jsonOK, sseOK)
 }
 
 // readBody reads the body up to the limit; on failure it returns the
@@ -417,7 +455,7 @@ func accepts(values []string) (jsonOK, sseOK bool) {
 
 // postModern serves a request of revision 2026-07-28: it checks the
 // headers against the body and answers it in a session of its own.
-func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []byte, p *probe, jsonOK, sseOK bool) {
+func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []byte, d *decoded, p *probe, jsonOK, sseOK bool) {
 	id := p.id()
 	headerV, bodyV := r.Header.Get(headerVersion), p.Params.Meta.ProtocolVersion
 	switch {
@@ -468,7 +506,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []
 	ss.inputKey = h.stateKey
 	ss.header = r.Header
 	ex := newExchange(h, w, true, jsonOK, sseOK)
-	if c := ss.dispatchMessage(body, ex); c != nil {
+	if c := ss.dispatchMessage(body, d, ex); c != nil {
 		ss.run(c)
 	}
 	ex.wait(r.Context())
@@ -524,7 +562,7 @@ func (h *HTTPHandler) admit(w http.ResponseWriter, p *probe) (release func(), ok
 
 // postLegacy serves a message of revisions 2025-03-26 to 2025-11-25 in
 // its session, minting one at initialize.
-func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []byte, p *probe, batch, jsonOK, sseOK bool) {
+func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []byte, d *decoded, p *probe, batch, jsonOK, sseOK bool) {
 	id := p.id()
 	if v := r.Header.Get(headerVersion); v != "" && p.Method != "initialize" && !slices.Contains(legacyVersions, v) {
 		writeJSON(w, http.StatusBadRequest, newResponse(id, nil, &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
@@ -572,7 +610,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 		hs.resume.add(ex, hs)
 	}
 	hs.ss.header = r.Header
-	c := hs.ss.dispatchMessage(body, ex)
+	c := hs.ss.dispatchMessage(body, d, ex)
 	initialized := hs.ss.initialized
 	hs.dispatch.Unlock()
 	if sid == "" {

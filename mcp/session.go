@@ -114,12 +114,13 @@ func newSessionCtx(s *Server, parent context.Context) *session {
 }
 
 // dispatchMessage dispatches one message (or batch) that a transport received
-// as a whole, sending the replies and the notifications of its calls to
-// to. It returns the call to run, if there is one, which the caller runs
-// with run. The caller dispatches one message at a time.
-func (ss *session) dispatchMessage(msg []byte, to sink) *call {
+// as a whole and decoded with decodeMessage, sending the replies and the
+// notifications of its calls to to. It returns the call to run, if there
+// is one, which the caller runs with run. The caller dispatches one
+// message at a time.
+func (ss *session) dispatchMessage(msg []byte, d *decoded, to sink) *call {
 	ss.to = to
-	ss.handle(msg)
+	ss.handleDecoded(msg, d)
 	ss.to, ss.header = nil, nil
 	c := ss.next
 	ss.next = nil
@@ -310,14 +311,31 @@ func (ss *session) encode(v any) []byte {
 	return bytes.TrimSuffix(b, []byte("\n"))
 }
 
+// decoded is a line as the session decodes it: the message, and the
+// error of decoding it, which tells a batch or what to refuse.
+type decoded struct {
+	m   message
+	err error
+}
+
+// decodeMessage decodes a line for handleDecoded. The HTTP handler routes
+// a request by what it decodes, so that the body is decoded once.
+func decodeMessage(line []byte) *decoded {
+	d := new(decoded)
+	d.err = json.Unmarshal(line, &d.m)
+	return d
+}
+
 // handle dispatches one line: a message, or a batch of them.
-func (ss *session) handle(line []byte) {
-	var m message
-	err := json.Unmarshal(line, &m)
+func (ss *session) handle(line []byte) { ss.handleDecoded(line, decodeMessage(line)) }
+
+// handleDecoded dispatches a line that decodeMessage decoded as d.
+func (ss *session) handleDecoded(line []byte, d *decoded) {
+	err := d.err
 	var typeErr *json.UnmarshalTypeError
 	switch {
 	case err == nil:
-		ss.dispatch(&m)
+		ss.dispatch(&d.m)
 	case !errors.As(err, &typeErr):
 		ss.reply(nullID, nil, errorf(CodeParseError, "parse error: %v", err))
 	case typeErr.Field == "" && typeErr.Value == "array":
