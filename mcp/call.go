@@ -428,13 +428,27 @@ func hasText(cs []Content) bool {
 
 // decodeArguments decodes a tool call's arguments into the tree a
 // json.Decoder with UseNumber builds: map[string]any, []any, string,
-// json.Number, bool and nil. It decodes the values of the first levels
-// from b in place, as json.Unmarshal reads it, rather than through a
-// Decoder, which copies the whole input into a buffer it grows by
-// doubling: a call as long as the message cap would cost another two or
-// three times its size. Deeper values, and input that is not one JSON
-// value, go through the Decoder (which words the errors).
+// json.Number, bool and nil. Arguments up to smallArguments bytes go
+// through the Decoder, which is the faster there; larger ones are
+// decoded by decodeLarge.
 func decodeArguments(b []byte) (any, error) {
+	if len(b) <= smallArguments {
+		return decodeWithDecoder(b)
+	}
+	return decodeLarge(b)
+}
+
+// smallArguments is the size of arguments up to which the Decoder's copy
+// of them costs little memory.
+const smallArguments = 64 << 10
+
+// decodeLarge decodes as decodeArguments does, but the values of the
+// first levels from b in place, as json.Unmarshal reads it, rather than
+// through a Decoder, which copies the whole input into a buffer it grows
+// by doubling: a call as long as the message cap would cost another two
+// or three times its size. Deeper values, and input that is not one JSON
+// value, go through the Decoder (which words the errors).
+func decodeLarge(b []byte) (any, error) {
 	if v, err := decodeInPlace(b, inPlaceDepth); err == nil {
 		return v, nil
 	}

@@ -107,25 +107,56 @@ func messages(line []byte) []wireMessage {
 	return ms
 }
 
-// FuzzDecodeArguments checks that decodeArguments, which decodes the
-// first levels in place, builds the same tree as a json.Decoder with
-// UseNumber and fails on the same inputs.
+// FuzzDecodeArguments checks that both ways decodeArguments decodes
+// arguments give the same verdicts: decodeLarge, which decodes the first
+// levels in place (arguments past smallArguments), builds the same tree
+// as a json.Decoder with UseNumber (smaller ones) and fails on the same
+// inputs with the same error, so that a tool's schema judges a call
+// alike whatever its size.
 func FuzzDecodeArguments(f *testing.F) {
 	for _, s := range []string{`{}`, `{"a":1,"b":[1,2.5e3,{"c":null}],"d":"x\u00e9"}`, `{"a":{"b":{"c":{"d":{"e":[-0]}}}}}`,
-		`[1,[2,[3,[4,[5]]]]]`, `"s"`, `12345678901234567890`, `{"a":1} x`, `{"a":}`, ` {"a" : true , "a":false} `, ``, `{"a":1}{}`} {
+		`[1,[2,[3,[4,[5]]]]]`, `"s"`, `12345678901234567890`, `{"a":1} x`, `{"a":}`, ` {"a" : true , "a":false} `, ``, `{"a":1}{}`,
+		"{\"a\":\"\xff\"}", `{"a":"\ud800"}`, `{"a":1e999}`, `{"a":[1,]}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got, err := decodeArguments([]byte(s))
+		got, err := decodeLarge([]byte(s))
 		want, werr := decodeWithDecoder([]byte(s))
-		if (err == nil) != (werr == nil) {
-			t.Fatalf("decodeArguments(%q) error %v, the Decoder's %v", s, err, werr)
+		if fmt.Sprint(err) != fmt.Sprint(werr) {
+			t.Fatalf("decodeLarge(%q) error %v, the Decoder's %v", s, err, werr)
 		}
 		if err != nil {
 			return
 		}
 		if g, w := fmt.Sprintf("%#v", got), fmt.Sprintf("%#v", want); g != w {
-			t.Fatalf("decodeArguments(%q) = %s, the Decoder builds %s", s, g, w)
+			t.Fatalf("decodeLarge(%q) = %s, the Decoder builds %s", s, g, w)
 		}
 	})
+}
+
+// TestArgumentsVerdictBySize checks that the kinds tool's schema judges
+// arguments the same whether they are small (decoded by the Decoder) or
+// padded with whitespace past smallArguments (decoded by decodeLarge);
+// null arguments, which become {}, cannot be padded.
+func TestArgumentsVerdictBySize(t *testing.T) {
+	rt, ok := newTestServer(t, nil).tool("kinds")
+	if !ok {
+		t.Fatal("no kinds tool")
+	}
+	pad := strings.Repeat(" ", smallArguments)
+	for _, args := range []string{
+		`{"s":"abc","n":5,"e":"red","a":[1],"o":{"x":true},"u":null,"c":7}`,
+		`{"s":"ABCDE","n":0,"e":"blue","a":[1,2,3],"o":{},"u":1,"c":7.0,"z":1}`,
+		`{"s":"ab","n":1e999}`, `{"a":[1.5,"x"],"o":{"x":"no"}}`, `{"s":"\ud800x"}`,
+		`[1]`, `"x"`, `{"s":}`, `{"s":"ab"} {}`, `{"s":"ab"`, `{"s":"ab","s":3}`,
+	} {
+		small := &CallRequest{Name: "kinds", Arguments: json.RawMessage(args)}
+		large := &CallRequest{Name: "kinds", Arguments: json.RawMessage(args[:1] + pad + args[1:])}
+		if len(small.Arguments) > smallArguments || len(large.Arguments) <= smallArguments {
+			t.Fatalf("sizes %d and %d do not straddle %d", len(small.Arguments), len(large.Arguments), smallArguments)
+		}
+		if s, l := rt.checkArguments(small), rt.checkArguments(large); s != l {
+			t.Errorf("arguments %s: small ones get %q, large ones %q", args, s, l)
+		}
+	}
 }
