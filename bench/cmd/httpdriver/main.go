@@ -6,7 +6,9 @@
 //
 // DIR holds mcpship-echo, gosdk, mcpgo (each run with -http) and mcpship
 // (run as `mcpship serve --transport http` with a manifest whose echo tool
-// runs -program). bench/http.sh builds them and runs this.
+// runs -program). bench/http.sh builds them and runs this. Each -also
+// NAME=PROGRAM runs another build of mcpship-echo beside them (an earlier
+// commit, to compare a change in the same run).
 //
 // For each server and era (legacy: initialize, then calls with the
 // session id; modern: stateless 2026-07-28 calls with their headers) it
@@ -27,6 +29,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,8 +38,9 @@ import (
 
 type serverSpec struct {
 	Name string   `json:"name"`
-	Peer bool     `json:"peer"` // one of the SDKs compared against
-	Args []string `json:"args"` // after the binary directory's program
+	Peer bool     `json:"peer"`           // one of the SDKs compared against
+	Also bool     `json:"also,omitempty"` // another build of mcpship's echo server (-also)
+	Args []string `json:"args"`           // after the binary directory's program
 }
 
 type cell struct {
@@ -87,6 +91,15 @@ func main() {
 	run := load.RegisterFlags("server", "server, era, clients")
 	sessions := flag.Int("sessions", 2000, "legacy sessions opened for the memory figure")
 	program := flag.String("program", "/bin/echo", "the program the manifest tool runs, and the fork/exec floor")
+	var also []serverSpec
+	flag.Func("also", "`NAME=PROGRAM`: also run PROGRAM, another build of mcpship's echo server (an earlier commit), as NAME; repeatable", func(v string) error {
+		name, prog, ok := strings.Cut(v, "=")
+		if !ok || name == "" || !filepath.IsAbs(prog) {
+			return fmt.Errorf("want NAME=/absolute/path/to/program, got %q", v)
+		}
+		also = append(also, serverSpec{Name: name, Also: true, Args: []string{prog, "-http", "127.0.0.1:0", "-max-sessions", "100000"}})
+		return nil
+	})
 	flag.Parse()
 	if *bindir == "" {
 		fmt.Fprintln(os.Stderr, "httpdriver: -bindir is required")
@@ -111,6 +124,7 @@ func main() {
 		{Name: "mcpgo-stateful", Peer: true, Args: []string{"mcpgo", "-http", "127.0.0.1:0", "-stateful"}},
 		{Name: "mcpship-manifest", Args: []string{"mcpship", "serve", "--transport", "http", "--listen", "127.0.0.1:0", "--max-sessions", "100000", "--manifest", manifest}},
 	}
+	specs = append(specs, also...)
 	res := &results{Started: time.Now().UTC(), Commit: run.Commit, Program: *program, Duration: run.Duration.String(), Servers: specs}
 	res.Load[0] = load.Loadavg()
 	for r := range run.Rounds {
@@ -142,7 +156,11 @@ type proc struct {
 }
 
 func start(bindir string, sp serverSpec) (*proc, error) {
-	cmd := exec.Command(filepath.Join(bindir, sp.Args[0]), sp.Args[1:]...)
+	prog := sp.Args[0]
+	if !filepath.IsAbs(prog) {
+		prog = filepath.Join(bindir, prog)
+	}
+	cmd := exec.Command(prog, sp.Args[1:]...)
 	u, err := load.StartServing(cmd, 20*time.Second)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", sp.Name, err)

@@ -75,25 +75,8 @@ func markdown(res *results) string {
 				fmt.Fprintf(&b, "| %s | %d | %.0f | %s | %s | %s |\n", sp.Name, n, m.perSec, us(m.p50), us(m.p99), errs)
 			}
 		}
-		fmt.Fprintf(&b, "\nmcpship against the faster peer that answered every call (calls/s: higher is better; latency: ratio of mcpship's to the peer's, lower is better):\n\n")
-		fmt.Fprintf(&b, "| clients | faster peer | calls/s ratio | p50 ratio | p99 ratio |\n|---|---|---|---|---|\n")
-		for _, n := range clientCounts {
-			ours, ok := medians(res, "mcpship", era, n)
-			if !ok {
-				continue
-			}
-			best, bestName := cellMedian{}, ""
-			for _, p := range peers {
-				m, ok := medians(res, p, era, n)
-				if ok && m.errors == 0 && m.perSec > best.perSec {
-					best, bestName = m, p
-				}
-			}
-			if bestName == "" {
-				fmt.Fprintf(&b, "| %d | none answered | | | |\n", n)
-				continue
-			}
-			fmt.Fprintf(&b, "| %d | %s | %.2f× | %.2f× | %.2f× |\n", n, bestName, ours.perSec/best.perSec, ours.p50/best.p50, ours.p99/best.p99)
+		for _, ours := range echoServers(res) {
+			ratios(&b, res, era, ours, peers)
 		}
 		b.WriteString("\n")
 	}
@@ -167,4 +150,56 @@ func trunc(s string, n int) string {
 		return s[:n] + "…"
 	}
 	return s
+}
+
+// echoServers are mcpship's echo server and the others that -also adds.
+func echoServers(res *results) []string {
+	names := []string{"mcpship"}
+	for _, sp := range res.Servers {
+		if sp.Also {
+			names = append(names, sp.Name)
+		}
+	}
+	return names
+}
+
+// ratios writes the figures of the echo server ours against the faster
+// peer, then against each peer.
+func ratios(b *strings.Builder, res *results, era, ours string, peers []string) {
+	fmt.Fprintf(b, "\n%s against the faster peer that answered every call (calls/s: higher is better; latency: ratio of %s's to the peer's, lower is better):\n\n", ours, ours)
+	fmt.Fprintf(b, "| clients | faster peer | calls/s ratio | p50 ratio | p99 ratio |\n|---|---|---|---|---|\n")
+	for _, n := range clientCounts {
+		m, ok := medians(res, ours, era, n)
+		if !ok {
+			continue
+		}
+		best, bestName := cellMedian{}, ""
+		for _, p := range peers {
+			pm, ok := medians(res, p, era, n)
+			if ok && pm.errors == 0 && pm.perSec > best.perSec {
+				best, bestName = pm, p
+			}
+		}
+		if bestName == "" {
+			fmt.Fprintf(b, "| %d | none answered | | | |\n", n)
+			continue
+		}
+		fmt.Fprintf(b, "| %d | %s | %.2f× | %.2f× | %.2f× |\n", n, bestName, m.perSec/best.perSec, m.p50/best.p50, m.p99/best.p99)
+	}
+	fmt.Fprintf(b, "\n%s against each peer that answered every call (calls/s, p50, p99 ratios):\n\n", ours)
+	fmt.Fprintf(b, "| peer | 1 client | 16 clients | 64 clients |\n|---|---|---|---|\n")
+	for _, p := range peers {
+		fmt.Fprintf(b, "| %s |", p)
+		for _, n := range clientCounts {
+			m, ok1 := medians(res, ours, era, n)
+			pm, ok2 := medians(res, p, era, n)
+			if !ok1 || !ok2 || pm.errors > 0 {
+				b.WriteString(" |")
+				continue
+			}
+			fmt.Fprintf(b, " %.2f× / %.2f× / %.2f× |", m.perSec/pm.perSec, m.p50/pm.p50, m.p99/pm.p99)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
 }
