@@ -42,6 +42,15 @@ func TestForwardModern(t *testing.T) {
 	if status != 200 || !strings.Contains(got, `"capabilities":{"tools":{},"prompts":{}}`) {
 		t.Errorf("server/discover: %d %s", status, got)
 	}
+	// What revision 2026-07-28 removed is not forwarded: a server of an
+	// earlier revision would answer it.
+	for _, method := range []string{"logging/setLevel", "resources/subscribe", "resources/unsubscribe"} {
+		status, _, got = postHTTP(t, srv.URL, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method},
+			`{"jsonrpc":"2.0","id":4,"method":"`+method+`","params":{"level":"info","uri":"file:///a","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+		if status != 404 || !strings.Contains(got, `"code":-32601`) || !strings.Contains(got, `"id":4`) {
+			t.Errorf("%s at 2026-07-28: %d %s, want 404 and -32601", method, status, got)
+		}
+	}
 	// A stateless client takes no requests from the server.
 	status, _, got = postHTTP(t, srv.URL, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "ask"},
 		`{"jsonrpc":"2.0","id":3,"method":"ask","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)

@@ -21,6 +21,12 @@ var (
 // asks for one this server does not know.
 const LatestLegacyVersion = "2025-11-25"
 
+// removedMethods are the legacy methods that revision 2026-07-28 has no
+// more, besides initialize and ping: a client of that revision asks for
+// log messages in _meta, and has no session to keep a subscription in.
+// Such a request is answered method not found, never forwarded.
+var removedMethods = map[string]bool{"logging/setLevel": true, "resources/subscribe": true, "resources/unsubscribe": true}
+
 // Keys of the per-request _meta object of revision 2026-07-28.
 const (
 	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
@@ -140,7 +146,7 @@ func (ss *session) modernRequest(id ID, method string, params json.RawMessage, m
 		ss.listen(id, params, meta)
 		return
 	}
-	if ss.forwarded(method) {
+	if ss.forwarded(method) && !removedMethods[method] {
 		ss.forward(id, method, params, meta)
 		return
 	}

@@ -159,6 +159,15 @@ func TestBridgeBothEras(t *testing.T) {
 	if status != 404 || !strings.Contains(body, `-32601`) {
 		t.Errorf("prompts/list on a server without prompts: %d %s, want 404 and -32601", status, body)
 	}
+	// What revision 2026-07-28 removed never reaches the child, which
+	// would answer it as a legacy server does.
+	for _, method := range []string{"logging/setLevel", "resources/subscribe", "resources/unsubscribe"} {
+		status, body, _, _ = exchange(s.url, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method},
+			`{"jsonrpc":"2.0","id":3,"method":"`+method+`","params":{"level":"debug","uri":"mcpship://outputs/x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+		if status != 404 || !strings.Contains(body, `"code":-32601`) {
+			t.Errorf("%s at 2026-07-28: %d %s, want 404 and -32601", method, status, body)
+		}
+	}
 }
 
 // TestBridgeManyClients runs legacy sessions and stateless requests at
