@@ -77,7 +77,7 @@ type ForwardRequest struct {
 func (r *ForwardRequest) Notify(method string, params any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.done {
+	if r.done || r.ss == nil {
 		return
 	}
 	if r.listen != nil {
@@ -100,6 +100,9 @@ func (r *ForwardRequest) Notify(method string, params any) {
 // JSON responses, it fails with [CodeMethodNotFound]; once Forward has
 // returned, with [CodeInternalError].
 func (r *ForwardRequest) Request(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	if r.ss == nil {
+		return nil, errorf(CodeMethodNotFound, "%s: no client is asking (the server lists the tools for itself)", method)
+	}
 	if r.ss.stateless {
 		return nil, errorf(CodeMethodNotFound, "%s: a client of revision 2026-07-28 takes no requests from the server", method)
 	}
@@ -213,6 +216,9 @@ func (ss *session) runForward(c *call) {
 	ss.finishCall(c, func() *response {
 		if rpcErr != nil {
 			return newResponse(c.req.id, nil, rpcErr)
+		}
+		if fr.Method == "tools/list" {
+			ss.srv.sawToolList(res)
 		}
 		if c.modern {
 			res = ss.modernResult(fr.Method, res)

@@ -3,8 +3,10 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -79,5 +81,73 @@ func TestForwardRequestToClient(t *testing.T) {
 	}
 	if asked != `sampling/createMessage {"messages":[]}` {
 		t.Errorf("the client was asked %q", asked)
+	}
+}
+
+// headerForwarder is a Forwarder with one tool, "sql", whose region it
+// mirrors into Mcp-Param-Region (after a list change, into
+// Mcp-Param-Zone); it counts the tools/list requests it gets.
+type headerForwarder struct {
+	mu      sync.Mutex
+	lists   int
+	changed bool
+}
+
+func (*headerForwarder) Capabilities() json.RawMessage { return json.RawMessage(`{"tools":{"listChanged":true}}`) }
+
+func (f *headerForwarder) Forward(_ context.Context, r *ForwardRequest) (json.RawMessage, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch r.Method {
+	case "tools/list":
+		f.lists++
+		header := "Region"
+		if f.changed {
+			header = "Zone"
+		}
+		return json.RawMessage(`{"tools":[{"name":"sql","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"` + header + `"}}}}]}`), nil
+	case "tools/call":
+		return json.RawMessage(`{"content":[{"type":"text","text":"ran"}]}`), nil
+	}
+	return nil, &Error{Code: CodeMethodNotFound, Message: "no " + r.Method}
+}
+
+// TestForwardParamHeaders checks the Mcp-Param headers of a 2026-07-28
+// call of a forwarded tool against that tool's input schema, as the
+// Forwarder lists it: a header that does not match its argument is
+// refused with 400 and -32020 before the call is forwarded, and a list
+// change is followed.
+func TestForwardParamHeaders(t *testing.T) {
+	f := &headerForwarder{}
+	s := NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{Forward: f})
+	srv := httptest.NewServer(NewHTTPHandler(s, nil))
+	defer srv.Close()
+	call := func(hdr map[string]string) (int, string) {
+		h := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "sql"}
+		maps.Copy(h, hdr)
+		status, _, got := postHTTP(t, srv.URL, h, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sql","arguments":{"region":"eu-west"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+		return status, got
+	}
+	if status, got := call(map[string]string{"Mcp-Param-Region": "eu-west"}); status != 200 || !strings.Contains(got, `"text":"ran"`) {
+		t.Errorf("matching header: %d %s", status, got)
+	}
+	for _, bad := range []map[string]string{{"Mcp-Param-Region": "us-east"}, {}, {"Mcp-Param-Region": "eu-wést"}} {
+		if status, got := call(bad); status != 400 || !strings.Contains(got, `"code":-32020`) {
+			t.Errorf("header %q: %d %s, want 400 and -32020", bad, status, got)
+		}
+	}
+	if f.lists != 1 {
+		t.Errorf("the Forwarder was asked for its tools %d times, want once", f.lists)
+	}
+	// The tool now mirrors region into Mcp-Param-Zone.
+	f.mu.Lock()
+	f.changed = true
+	f.mu.Unlock()
+	s.Notify("", "notifications/tools/list_changed", nil)
+	if status, got := call(map[string]string{"Mcp-Param-Region": "eu-west"}); status != 400 || !strings.Contains(got, "Mcp-Param-Zone") {
+		t.Errorf("after the list change, the old header: %d %s, want 400 naming Mcp-Param-Zone", status, got)
+	}
+	if status, got := call(map[string]string{"Mcp-Param-Zone": "eu-west"}); status != 200 {
+		t.Errorf("after the list change, the new header: %d %s", status, got)
 	}
 }

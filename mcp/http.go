@@ -483,7 +483,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []
 		writeError(w, http.StatusBadRequest, id, CodeHeaderMismatch, msg)
 		return
 	}
-	if msg := h.checkParams(r.Header, body, p); msg != "" && p.ID != nil {
+	if msg := h.checkParams(r.Context(), r.Header, body, p); msg != "" && p.ID != nil {
 		writeError(w, http.StatusBadRequest, id, CodeHeaderMismatch, msg)
 		return
 	}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -108,7 +109,7 @@ func headerValue(v string) (string, error) {
 // checkParams compares the Mcp-Param-* headers of a tools/call with the
 // arguments its tool mirrors into them; it returns what does not match,
 // or "".
-func (h *HTTPHandler) checkParams(hdr http.Header, body []byte, p *probe) string {
+func (h *HTTPHandler) checkParams(ctx context.Context, hdr http.Header, body []byte, p *probe) string {
 	if p.Method != "tools/call" {
 		return ""
 	}
@@ -116,8 +117,13 @@ func (h *HTTPHandler) checkParams(hdr http.Header, body []byte, p *probe) string
 	if json.Unmarshal(p.Params.Name, &name) != nil {
 		return ""
 	}
-	rt, ok := h.srv.tool(name)
-	if !ok || len(rt.headers) == 0 {
+	var params []headerParam
+	if h.srv.opts.Forward != nil {
+		params = h.srv.forwardedHeaders(ctx, hdr, name)
+	} else if rt, ok := h.srv.tool(name); ok {
+		params = rt.headers
+	}
+	if len(params) == 0 {
 		return ""
 	}
 	var call struct {
@@ -130,7 +136,7 @@ func (h *HTTPHandler) checkParams(hdr http.Header, body []byte, p *probe) string
 	if dec.Decode(&call) != nil {
 		return "" // the session answers arguments that are not an object
 	}
-	for _, hp := range rt.headers {
+	for _, hp := range params {
 		value, present := lookup(call.Params.Arguments, hp.path)
 		vals, sent := hdr[http.CanonicalHeaderKey(hp.header)]
 		arg := strings.Join(hp.path, ".")

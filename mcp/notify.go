@@ -54,6 +54,9 @@ func (s *Server) unlisten(session string, ch chan []byte) {
 // it to pass on the other server's notifications; a Forwarder that also
 // has a method EndSession(id string) is told when a legacy session ends.
 func (s *Server) Notify(session, method string, params any) bool {
+	if method == "notifications/tools/list_changed" && s.opts.Forward != nil {
+		s.toolsChanged()
+	}
 	raw, err := encodeParams(params)
 	if err != nil {
 		s.log.Error("notification not sent: its params do not encode as JSON", "method", method, "err", err)

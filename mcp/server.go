@@ -70,6 +70,7 @@ type Server struct {
 	stateKey   [32]byte // authenticates request states (InputRequired), unless the transport has a key
 	streams    streams  // the GET streams of legacy HTTP sessions and the listen streams, for Notify
 	maxListens int      // listen streams open at once
+	fwdTools   forwardedTools
 
 	mu    sync.RWMutex
 	tools []*registeredTool
