@@ -93,7 +93,9 @@ type headerForwarder struct {
 	changed bool
 }
 
-func (*headerForwarder) Capabilities() json.RawMessage { return json.RawMessage(`{"tools":{"listChanged":true}}`) }
+func (*headerForwarder) Capabilities() json.RawMessage {
+	return json.RawMessage(`{"tools":{"listChanged":true}}`)
+}
 
 func (f *headerForwarder) Forward(_ context.Context, r *ForwardRequest) (json.RawMessage, error) {
 	f.mu.Lock()
