@@ -19,8 +19,13 @@ import (
 // server/discover itself, with the Forwarder's capabilities, and speaks
 // both eras of the protocol to its clients; every other request goes to
 // Forward in the legacy form (revision 2026-07-28's _meta keys taken out
-// of its params), and its result comes back as it is, with what revision
-// 2026-07-28 adds to a result added.
+// of its params, which [ForwardRequest.ModernParams] keeps), and its
+// result comes back as it is, with what revision 2026-07-28 adds to a
+// result added. A 2026-07-28 request for a method that revision removed
+// (logging/setLevel, resources/subscribe and resources/unsubscribe) is
+// answered method not found instead, and the Mcp-Param headers of a
+// 2026-07-28 tools/call are checked against the input schema of the
+// tool, as the Forwarder's tools/list gives it.
 //
 // The Server serves revision 2026-07-28's subscriptions/listen itself,
 // acknowledging what the Forwarder's capabilities promise (list changes
@@ -51,6 +56,11 @@ type ForwardRequest struct {
 	// Method and Params are the request's. Params is nil when it had none.
 	Method string
 	Params json.RawMessage
+	// ModernParams are the params of a request of revision 2026-07-28 as
+	// the client sent them, _meta keys of that revision included, for a
+	// Forwarder whose other server speaks that revision too; nil for a
+	// legacy request.
+	ModernParams json.RawMessage
 	// ProtocolVersion is the revision the client speaks, and
 	// ClientCapabilities the JSON object of capabilities it declared.
 	ProtocolVersion    string
@@ -199,7 +209,7 @@ func (ss *session) forward(id ID, method string, params json.RawMessage, meta *r
 		ClientCapabilities: ss.clientCaps, Session: ss.sid, Header: ss.header, ss: ss, to: ss.to}
 	if meta != nil {
 		fr.ProtocolVersion, fr.ClientCapabilities = meta.ProtocolVersion, meta.ClientCapabilities
-		fr.Params = legacyParams(params)
+		fr.Params, fr.ModernParams = legacyParams(params), params
 	}
 	req := &CallRequest{Name: method, Arguments: params, ss: ss, to: ss.to, id: id}
 	ctx, cancel := context.WithCancel(ss.ctx)

@@ -221,7 +221,11 @@ func (b *Bridge) Forward(ctx context.Context, r *mcp.ForwardRequest) (json.RawMe
 	if res, done, err := b.local(ctx, c, cl, r); done {
 		return res, err
 	}
-	params, token := c.progress(r)
+	params := r.Params
+	if r.ModernParams != nil && cl.modern {
+		params = modernParams(r.ModernParams)
+	}
+	params, token := c.progress(r, params)
 	if token != "" {
 		defer c.forgetProgress(token)
 	}
@@ -491,6 +495,7 @@ func (b *Bridge) launch(c *child) (*proc, json.RawMessage, error) {
 	}
 	pr := &proc{Client: cl, pid: cmd.Process.Pid}
 	if err == nil {
+		pr.modern = speaksModern(ctx, cl)
 		return pr, res, nil
 	}
 	if errors.Is(err, mcp.ErrConnectionClosed) {

@@ -55,10 +55,13 @@ type child struct {
 	nextTick atomic.Int64
 }
 
-// proc is a running child: its client and process id.
+// proc is a running child: its client and process id, and whether it
+// speaks revision 2026-07-28 too (it answered server/discover so), so
+// that requests of that revision reach it as they are.
 type proc struct {
 	*mcp.Client
-	pid int
+	pid    int
+	modern bool
 }
 
 // progressReq is a request whose client asked for progress.
@@ -247,14 +250,14 @@ func stopProc(cl *proc) {
 // progress returns the request's params with its progress token, if it
 // has one, replaced by one of the bridge's own, unique on this child,
 // and that token.
-func (c *child) progress(r *mcp.ForwardRequest) (json.RawMessage, string) {
+func (c *child) progress(r *mcp.ForwardRequest, params json.RawMessage) (json.RawMessage, string) {
 	var p map[string]json.RawMessage
-	if len(r.Params) == 0 || json.Unmarshal(r.Params, &p) != nil {
-		return r.Params, ""
+	if len(params) == 0 || json.Unmarshal(params, &p) != nil {
+		return params, ""
 	}
 	var meta map[string]json.RawMessage
 	if json.Unmarshal(p["_meta"], &meta) != nil || meta["progressToken"] == nil {
-		return r.Params, ""
+		return params, ""
 	}
 	token := "mcpship-" + strconv.FormatInt(c.nextTick.Add(1), 10)
 	c.tokens.Store(token, &progressReq{r: r, token: meta["progressToken"]})
@@ -263,7 +266,7 @@ func (c *child) progress(r *mcp.ForwardRequest) (json.RawMessage, string) {
 	b, err := json.Marshal(p)
 	if err != nil {
 		c.tokens.Delete(token)
-		return r.Params, ""
+		return params, ""
 	}
 	return b, token
 }

@@ -71,7 +71,7 @@ var modernResourceChecks = []string{"caching:sep-2549-resources-list-caching-hin
 
 // modernFailingChecksServe are further failing checks against mcpship
 // serve, which has none of the suite's diagnostic tools; conformanceserver
-// passes them.
+// passes them, served natively and behind mcpship serve --transport http.
 var modernFailingChecksServe = map[string]string{
 	"server-stateless:sep-2575-server-rejects-undeclared-capability":          "mcpship serve has no test_missing_capability tool (conformanceserver has it and passes) (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list\")",
 	"server-stateless:sep-2575-missing-capability-http-400":                   "the same: no tool of mcpship serve needs a client capability (\"Not testable: server does not list the diagnostic tool 'test_missing_capability' in tools/list, so the -32021 HTTP status could not be validated\")",
@@ -102,8 +102,9 @@ var modernSkipped = map[string]string{
 // TestConformanceModern runs the conformance suite's server scenarios of
 // revision 2026-07-28 (0.2.0-alpha.12, stateless: server/discover and
 // per-request _meta, no initialize) over HTTP, natively:
-// modernScenarios against conformanceserver, and those that need no
-// fixture tool against every mcpship serve entry of servers. Every
+// modernScenarios against conformanceserver, natively and over stdio
+// behind mcpship serve --transport http (the bridge), and those that need
+// no fixture tool against every mcpship serve entry of servers. Every
 // 2026-07-28 server scenario the suite lists must be either in
 // modernScenarios or in modernSkipped.
 func TestConformanceModern(t *testing.T) {
@@ -150,7 +151,12 @@ func TestConformanceModern(t *testing.T) {
 		serve   bool
 		failing map[string]string
 	}
-	targets := []target{{name: "fixtures", url: startConformanceServer(t), failing: modernFailingChecks}}
+	// conformanceserver, and the same server over stdio behind mcpship
+	// serve --transport http (the bridge), which must pass as it does:
+	// modernFailingChecksServe's checks included, since its child has
+	// the diagnostic tools.
+	targets := []target{{name: "fixtures", url: startConformanceServer(t), failing: modernFailingChecks},
+		{name: "bridged", url: startBridgedConformanceServer(t), failing: modernFailingChecks}}
 	serveFailing := maps.Clone(modernFailingChecks)
 	maps.Copy(serveFailing, modernFailingChecksServe)
 	for _, srv := range servers {

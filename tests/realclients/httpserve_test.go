@@ -91,3 +91,11 @@ func startConformanceServer(t *testing.T) string {
 	t.Helper()
 	return startHTTPCmd(t, []string{buildConformanceServer(t), "-http", "127.0.0.1:0"})
 }
+
+// startBridgedConformanceServer serves conformanceserver over stdio, its
+// default, through mcpship serve --transport http -- (the bridge), and
+// returns the endpoint's URL.
+func startBridgedConformanceServer(t *testing.T) string {
+	t.Helper()
+	return startHTTPCmd(t, []string{binPath, "serve", "--transport", "http", "--listen", "127.0.0.1:0", "--", buildConformanceServer(t)})
+}
