@@ -25,6 +25,10 @@ var binPath, binDir, standinDir, goappPath, cobraappPath, cliv3appPath string
 // resource updates and log messages, for the bridge tests.
 var notifierPath string
 
+// askerPath is tests/asker, a legacy stdio server that asks its client
+// for input during a call, for the bridge tests.
+var askerPath string
+
 // coverDir is $MCPSHIP_COVERDIR. When it is set (scripts/test.sh sets it),
 // mcpship and the example apps are built with -cover and write their coverage data
 // there ($GOCOVERDIR, which every command the tests run must get), so that
@@ -50,6 +54,7 @@ func buildAndRun(m *testing.M) int {
 	standinDir = filepath.Join(dir, "standin")
 	goappPath = filepath.Join(dir, "goapp"+exeSuffix())
 	notifierPath = filepath.Join(dir, "notifier"+exeSuffix())
+	askerPath = filepath.Join(dir, "asker"+exeSuffix())
 	cobraappPath = filepath.Join(dir, "cobraapp"+exeSuffix())
 	cliv3appPath = filepath.Join(dir, "cliv3app"+exeSuffix())
 	standin := filepath.Join(standinDir, "standin"+exeSuffix())
@@ -67,6 +72,7 @@ func buildAndRun(m *testing.M) int {
 		{standin, "github.com/mcpship/mcpship/tests/standin", false},
 		{filepath.Join(standinDir, "workerstandin"+exeSuffix()), "github.com/mcpship/mcpship/tests/workerstandin", false},
 		{notifierPath, "github.com/mcpship/mcpship/tests/notifier", false},
+		{askerPath, "github.com/mcpship/mcpship/tests/asker", false},
 		{goappPath, "github.com/mcpship/mcpship/examples/goapp", true},
 		{cobraappPath, "github.com/mcpship/mcpship/examples/cobraapp", true},
 		{cliv3appPath, "github.com/mcpship/mcpship/examples/cliv3app", true},

@@ -11,6 +11,7 @@ package bridge
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -107,6 +108,11 @@ type Bridge struct {
 	srv      atomic.Pointer[mcp.Server] // see Attach
 	smu      sync.Mutex
 	sessions map[string]*sessionState // legacy sessions, by id
+
+	modern   bool     // the command speaks revision 2026-07-28 too (see speaksModern)
+	stateKey [32]byte // authenticates the requestState of pending calls
+	pmu      sync.Mutex
+	pending  map[string]*pendingCall // by id
 }
 
 // StartError is a server command that could not be started or did not
@@ -145,7 +151,9 @@ func Start(opts Options) (*Bridge, error) {
 	if _, err := exec.LookPath(opts.Command[0]); err != nil {
 		return nil, &StartError{NotFound: true, msg: fmt.Sprintf("cannot run the server command %q: %v; give a program on PATH, or its path, after --", opts.Command[0], unwrapExec(err))}
 	}
-	b := &Bridge{opts: opts, log: opts.Logger, children: map[string]*child{}, stop: make(chan struct{}), sessions: map[string]*sessionState{}}
+	b := &Bridge{opts: opts, log: opts.Logger, children: map[string]*child{}, stop: make(chan struct{}), sessions: map[string]*sessionState{},
+		pending: map[string]*pendingCall{}}
+	rand.Read(b.stateKey[:])
 	key := b.key(nil, "")
 	if opts.PerSession {
 		key = b.key(nil, "borrow") + "#0" // the first a stateless request borrows
@@ -157,6 +165,7 @@ func Start(opts Options) (*Bridge, error) {
 	}
 	b.init = res
 	b.caps = capabilities(res)
+	b.modern = cl.modern
 	b.children[first.key] = first
 	b.first = first
 	first.up(cl)
@@ -206,6 +215,9 @@ func capabilities(res json.RawMessage) json.RawMessage {
 // that serves it, starting that child when it runs none, within
 // CallTimeout.
 func (b *Bridge) Forward(ctx context.Context, r *mcp.ForwardRequest) (json.RawMessage, error) {
+	if b.asks(r) {
+		return b.forwardAsking(ctx, r)
+	}
 	c, release, err := b.childFor(r)
 	if err != nil {
 		return nil, err
@@ -239,23 +251,30 @@ func (b *Bridge) Forward(ctx context.Context, r *mcp.ForwardRequest) (json.RawMe
 	c.enter(r)
 	err = cl.Call(ctx, r.Method, p, &res)
 	c.leave(r)
+	if err != nil {
+		return nil, b.callError(ctx, c, cl, r.Method, err)
+	}
+	return res, nil
+}
+
+// callError returns the error to answer for a request to the child that
+// failed with err.
+func (b *Bridge) callError(ctx context.Context, c *child, cl *proc, method string, err error) error {
 	var rpcErr *mcp.Error
 	switch {
-	case err == nil:
-		return res, nil
 	case errors.As(err, &rpcErr):
-		return nil, rpcErr
+		return rpcErr
 	case errors.Is(err, context.DeadlineExceeded):
 		go c.check(cl)
-		return nil, &mcp.Error{Code: mcp.CodeInternalError, Message: fmt.Sprintf(
-			"the server command did not answer %s within %v (mcpship serve --call-timeout); the request was cancelled", r.Method, b.opts.CallTimeout)}
+		return &mcp.Error{Code: mcp.CodeInternalError, Message: fmt.Sprintf(
+			"the server command did not answer %s within %v (mcpship serve --call-timeout); the request was cancelled", method, b.opts.CallTimeout)}
 	case ctx.Err() != nil:
-		return nil, ctx.Err()
+		return ctx.Err()
 	case errors.Is(err, mcp.ErrConnectionClosed):
 		<-c.downed(cl)
-		return nil, &mcp.Error{Code: mcp.CodeInternalError, Message: "the server command exited during the request: " + c.downReason()}
+		return &mcp.Error{Code: mcp.CodeInternalError, Message: "the server command exited during the request: " + c.downReason()}
 	}
-	return nil, err
+	return err
 }
 
 // Close stops every child.
@@ -344,7 +363,12 @@ func (b *Bridge) childFor(r *mcp.ForwardRequest) (*child, func(), error) {
 	}
 	// A stateless request borrows a child that no session owns and no
 	// other request uses.
-	prefix := b.key(env, "borrow")
+	return b.borrow(b.key(env, "borrow"), env, nil)
+}
+
+// borrow returns a child whose key begins with prefix that no request
+// uses, started with caps when it is new. The caller holds mu.
+func (b *Bridge) borrow(prefix string, env []string, caps json.RawMessage) (*child, func(), error) {
 	for key, c := range b.children {
 		if strings.HasPrefix(key, prefix) && c.busy == 0 {
 			c.busy++
@@ -354,7 +378,7 @@ func (b *Bridge) childFor(r *mcp.ForwardRequest) (*child, func(), error) {
 	for n := 0; ; n++ {
 		key := fmt.Sprintf("%s#%d", prefix, n)
 		if _, taken := b.children[key]; !taken {
-			c, err := b.keep(key, env, nil)
+			c, err := b.keep(key, env, caps)
 			if err != nil {
 				return nil, nil, err
 			}

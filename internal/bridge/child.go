@@ -50,6 +50,7 @@ type child struct {
 
 	activeMu sync.Mutex
 	active   []*mcp.ForwardRequest // requests the child is answering
+	asking   *pendingCall          // the call of a 2026-07-28 client it answers alone, if any
 
 	tokens   sync.Map // progress token sent to the child → *progressReq
 	nextTick atomic.Int64
@@ -316,6 +317,10 @@ func (c *child) leave(r *mcp.ForwardRequest) {
 // (see childFor), and they come while it answers one of the session's.
 func (c *child) request(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 	c.activeMu.Lock()
+	if pc := c.asking; pc != nil {
+		c.activeMu.Unlock()
+		return pc.ask(ctx, method, params)
+	}
 	var r *mcp.ForwardRequest
 	if n := len(c.active); n > 0 && c.caps != nil {
 		r = c.active[n-1]
