@@ -40,7 +40,10 @@ import (
 // session-key, session-lifetime, replicas N (that many handlers of one
 // server each, sharing the options; a request line ending in @N goes to
 // the Nth, else to the first), sql-tool (see addSQLTool), resources
-// (testResources) and forward (a notifyingForwarder). A request line
+// (testResources), forward (a notifyingForwarder) and forward-stdio (the
+// server forwards to another one, which has what the other options give
+// it, over an in-process stdio connection, as the bridge forwards to a
+// child). A request line
 // ending in " &" leaves its response running once its headers have come
 // (a subscriptions/listen stream): the next exchanges run meanwhile, and
 // it is read to its end after the pseudo-request SHUTDOWN, which shuts
@@ -51,6 +54,7 @@ type httpTranscript struct {
 	sqlTool   bool     // add the tool "sql", whose region is mirrored in Mcp-Param-Region
 	resources bool     // serve testResources
 	forward   bool     // serve a notifyingForwarder
+	stdio     bool     // forward to another test server, as the bridge does (forward-stdio)
 	header    []string // the lines before the first exchange
 	exchanges []httpExchange
 }
@@ -88,6 +92,9 @@ func TestHTTPTranscripts(t *testing.T) {
 			}
 			if tr.sqlTool {
 				addSQLTool(t, s)
+			}
+			if tr.stdio {
+				s = NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{Forward: newClientForwarder(t, s)})
 			}
 			var urls []string
 			var handlers []*HTTPHandler
@@ -196,6 +203,8 @@ func readHTTPTranscript(t *testing.T, file string) *httpTranscript {
 				tr.resources = true
 			} else if line == "option forward" {
 				tr.forward = true
+			} else if line == "option forward-stdio" {
+				tr.stdio = true
 			}
 		case line == "" || strings.HasPrefix(line, "#"):
 			pending = append(pending, line)
@@ -336,4 +345,37 @@ func addSQLTool(t *testing.T, s *Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// clientForwarder is a Forwarder that passes requests to another server,
+// in the legacy form, over an in-process stdio connection, as the bridge
+// passes them to a child.
+type clientForwarder struct {
+	c    *Client
+	caps json.RawMessage
+}
+
+func newClientForwarder(t *testing.T, s *Server) *clientForwarder {
+	c := s.Connect(context.Background(), nil)
+	t.Cleanup(func() { c.Close() })
+	var res struct {
+		Capabilities json.RawMessage `json:"capabilities"`
+	}
+	if err := c.Call(context.Background(), "initialize", map[string]any{"protocolVersion": LatestLegacyVersion, "capabilities": map[string]any{},
+		"clientInfo": Implementation{Name: "forwarder", Version: "1"}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	return &clientForwarder{c: c, caps: res.Capabilities}
+}
+
+func (f *clientForwarder) Capabilities() json.RawMessage { return f.caps }
+
+func (f *clientForwarder) Forward(ctx context.Context, r *ForwardRequest) (json.RawMessage, error) {
+	var res json.RawMessage
+	var params any
+	if r.Params != nil {
+		params = r.Params
+	}
+	err := f.c.Call(ctx, r.Method, params, &res)
+	return res, err
 }
