@@ -344,6 +344,18 @@ func (b *Bridge) childFor(r *mcp.ForwardRequest) (*child, func(), error) {
 		c.busy++
 		return c, b.release(c), nil
 	}
+	if caps := relayed(r.ClientCapabilities, true); !b.modern && r.ModernParams != nil && caps != nil && !b.opts.PerSession {
+		// A 2026-07-28 client that can give input sees what a legacy
+		// child offers a client with its capabilities (its tools/list
+		// may depend on them); its calls that may ask go to pending
+		// calls (see asks).
+		c, err := b.keep(b.key(env, "caps:"+string(caps)), env, caps)
+		if err != nil {
+			return nil, nil, err
+		}
+		c.busy++
+		return c, b.release(c), nil
+	}
 	if !b.opts.PerSession {
 		c, err := b.keep(b.key(env, ""), env, nil)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"time"
 
 	"github.com/mcpship/mcpship/mcp"
 )
@@ -14,10 +15,18 @@ import (
 // InputRequired results and their requestState included.
 const modernVersion = "2026-07-28"
 
+// discoverTimeout bounds the server/discover of speaksModern: a legacy
+// server answers at once that it has no such method, and one that does
+// not answer is taken for a legacy one, which the bridge serves all the
+// same.
+const discoverTimeout = 5 * time.Second
+
 // speaksModern asks a child that was initialised whether it speaks
 // revision 2026-07-28 as well, with server/discover; a legacy server
 // answers method not found.
 func speaksModern(ctx context.Context, cl *mcp.Client) bool {
+	ctx, cancel := context.WithTimeout(ctx, discoverTimeout)
+	defer cancel()
 	var res struct {
 		SupportedVersions []string `json:"supportedVersions"`
 	}
