@@ -3,7 +3,9 @@
 package realclients
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -397,6 +399,83 @@ func TestBridgeEverythingSampling(t *testing.T) {
 			}
 			if n := len(childPids(b.pid)); n != 2 && !perSession || n != 3 && perSession {
 				t.Errorf("%d children after a plain session (per session: %v)", n, perSession)
+			}
+		})
+	}
+}
+
+// postModern posts a 2026-07-28 request of method with params (to which
+// it adds the _meta of that revision with the client capabilities caps)
+// and decodes the reply.
+func (b *bridged) postModern(t *testing.T, method, name string, params map[string]any, caps string) (int, map[string]any) {
+	t.Helper()
+	params["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": json.RawMessage(caps)}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	req, _ := http.NewRequest("POST", b.url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if name != "" {
+		req.Header.Set("Mcp-Name", name)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var reply map[string]any
+	out, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(out, &reply); err != nil {
+		t.Fatalf("%s: %d %q: %v", method, resp.StatusCode, out, err)
+	}
+	return resp.StatusCode, reply
+}
+
+// TestBridgeEverythingInputRequired serves server-everything, which
+// speaks only the legacy revisions, to a 2026-07-28 client that can
+// sample and elicit: it lists the sampling tool the server offers such a
+// client, and the server's sampling/createMessage and elicitation/create
+// during a call come as an InputRequiredResult, whose retry with the
+// answers gets the server's result.
+func TestBridgeEverythingInputRequired(t *testing.T) {
+	b := startBridged(t, nil, nil, serverBin(t, "mcp-server-everything"))
+	const caps = `{"sampling":{},"elicitation":{}}`
+	_, list := b.postModern(t, "tools/list", "", map[string]any{}, caps)
+	if !strings.Contains(fmt.Sprint(list), "trigger-sampling-request") {
+		t.Errorf("tools/list of a client that samples lacks trigger-sampling-request: %.500v", list)
+	}
+	for _, c := range []struct {
+		tool, method string
+		args         map[string]any
+		answer       any
+		want         string
+	}{
+		{"trigger-sampling-request", "sampling/createMessage", map[string]any{"prompt": "the bridge"},
+			map[string]any{"role": "assistant", "model": "test-model", "content": map[string]any{"type": "text", "text": "sampled by the client"}}, "sampled by the client"},
+		{"trigger-elicitation-request", "elicitation/create", map[string]any{},
+			map[string]any{"action": "decline"}, "User declined to provide the requested information"},
+	} {
+		t.Run(c.tool, func(t *testing.T) {
+			status, reply := b.postModern(t, "tools/call", c.tool, map[string]any{"name": c.tool, "arguments": c.args}, caps)
+			res, _ := reply["result"].(map[string]any)
+			reqs, _ := res["inputRequests"].(map[string]any)
+			state, _ := res["requestState"].(string)
+			if status != 200 || res["resultType"] != "input_required" || len(reqs) != 1 || state == "" {
+				t.Fatalf("first round: %d %v, want one input request and a requestState\n%s", status, reply, b.log())
+			}
+			answers := map[string]any{}
+			for key, ir := range reqs {
+				if m, _ := ir.(map[string]any)["method"].(string); m != c.method {
+					t.Errorf("input request %s is %s, want %s", key, m, c.method)
+				}
+				answers[key] = c.answer
+			}
+			status, reply = b.postModern(t, "tools/call", c.tool, map[string]any{"name": c.tool, "arguments": c.args,
+				"inputResponses": answers, "requestState": state}, caps)
+			res, _ = reply["result"].(map[string]any)
+			if status != 200 || res["resultType"] != "complete" || !strings.Contains(fmt.Sprint(res["content"]), c.want) {
+				t.Errorf("the retry: %d %v, want a result with %q", status, reply, c.want)
 			}
 		})
 	}
