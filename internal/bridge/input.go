@@ -171,8 +171,12 @@ func (b *Bridge) startPending(r *mcp.ForwardRequest, bind string) (*pendingCall,
 		c.asking = nil
 		c.activeMu.Unlock()
 		release()
-		// Kept until a retry takes its result, or its time is up.
-		<-ctx.Done()
+		// Kept until a retry takes its result, its time is up, or the
+		// bridge closes.
+		select {
+		case <-ctx.Done():
+		case <-b.stop:
+		}
 		cancel()
 		b.pmu.Lock()
 		delete(b.pending, pc.id)
