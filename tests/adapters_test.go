@@ -24,6 +24,26 @@ var exampleApps = []struct{ name, path *string }{
 
 func ptr(s string) *string { return &s }
 
+// startAppMCP starts "path mcp" of the example app name, initialized; it
+// must exit cleanly at the end of the test.
+func startAppMCP(t *testing.T, name, path string) (*mcp.Client, *mcp.InitializeResult) {
+	t.Helper()
+	c, err := mcp.StartCommand(exec.Command(path, "mcp"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := c.Close(); err != nil {
+			t.Errorf("%s mcp exited with %v; stderr:\n%s", name, err, c.Stderr())
+		}
+	})
+	init, err := c.Initialize(context.Background(), "")
+	if err != nil {
+		t.Fatalf("initialize: %v; stderr:\n%s", err, c.Stderr())
+	}
+	return c, init
+}
+
 // TestAdapterExamples drives "APP mcp" of each example app over stdio,
 // as an assistant would: the handshake, the tool list and its schemas
 // (which must be the same on every framework), calls, and errors.
@@ -37,20 +57,8 @@ func TestAdapterExamples(t *testing.T) {
 	for _, app := range exampleApps {
 		name, path := *app.name, *app.path
 		t.Run(name, func(t *testing.T) {
-			c, err := mcp.StartCommand(exec.Command(path, "mcp"), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				if err := c.Close(); err != nil {
-					t.Errorf("%s mcp exited with %v; stderr:\n%s", name, err, c.Stderr())
-				}
-			})
 			ctx := context.Background()
-			init, err := c.Initialize(ctx, "")
-			if err != nil {
-				t.Fatalf("initialize: %v; stderr:\n%s", err, c.Stderr())
-			}
+			c, init := startAppMCP(t, name, path)
 			if init.ServerInfo.Name != name || init.ServerInfo.Version != "0.1.0" {
 				t.Errorf("serverInfo = %+v, want %s 0.1.0", init.ServerInfo, name)
 			}
@@ -170,19 +178,7 @@ func TestAdapterOutputBudget(t *testing.T) {
 	for _, app := range exampleApps {
 		name, path := *app.name, *app.path
 		t.Run(name, func(t *testing.T) {
-			c, err := mcp.StartCommand(exec.Command(path, "mcp"), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				if err := c.Close(); err != nil {
-					t.Errorf("%s mcp exited with %v; stderr:\n%s", name, err, c.Stderr())
-				}
-			})
-			init, err := c.Initialize(context.Background(), "")
-			if err != nil {
-				t.Fatalf("initialize: %v; stderr:\n%s", err, c.Stderr())
-			}
+			c, init := startAppMCP(t, name, path)
 			if init.Capabilities.Resources == nil {
 				t.Errorf("%s mcp does not announce the resources capability", name)
 			}

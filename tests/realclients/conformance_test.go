@@ -134,26 +134,33 @@ func TestGoSDKOverHTTP(t *testing.T) {
 					t.Fatalf("connect over HTTP: %v", err)
 				}
 				defer cs.Close()
-				if v := cs.InitializeResult().ProtocolVersion; v != rev {
-					t.Errorf("negotiated %q, want %q", v, rev)
-				}
-				var names []string
-				for tool, err := range cs.Tools(ctx, nil) {
-					if err != nil {
-						t.Fatal(err)
-					}
-					names = append(names, tool.Name)
-				}
-				if !slices.Equal(names, srv.tools) {
-					t.Errorf("tools %q, want %q", names, srv.tools)
-				}
-				for _, c := range srv.calls {
-					t.Run(c.name, func(t *testing.T) {
-						res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.rawArgs(t)})
-						c.check(t, goSDKOutcome(t, res, err))
-					})
-				}
+				checkSession(t, ctx, cs, srv, rev)
 			})
 		}
+	}
+}
+
+// checkSession checks a Go SDK session with srv: the revision rev
+// negotiated, srv's tool names in order, and each of its calls.
+func checkSession(t *testing.T, ctx context.Context, cs *mcp.ClientSession, srv server, rev string) {
+	t.Helper()
+	if v := cs.InitializeResult().ProtocolVersion; v != rev {
+		t.Errorf("negotiated %q, want %q", v, rev)
+	}
+	var names []string
+	for tool, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tool.Name)
+	}
+	if !slices.Equal(names, srv.tools) {
+		t.Errorf("tools %q, want %q", names, srv.tools)
+	}
+	for _, c := range srv.calls {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.rawArgs(t)})
+			c.check(t, goSDKOutcome(t, res, err))
+		})
 	}
 }

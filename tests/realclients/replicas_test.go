@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -66,25 +65,7 @@ func TestGoSDKAcrossReplicas(t *testing.T) {
 				if err != nil {
 					t.Fatalf("connect across replicas: %v", err)
 				}
-				if v := cs.InitializeResult().ProtocolVersion; v != rev {
-					t.Errorf("negotiated %q, want %q", v, rev)
-				}
-				var names []string
-				for tool, err := range cs.Tools(ctx, nil) {
-					if err != nil {
-						t.Fatal(err)
-					}
-					names = append(names, tool.Name)
-				}
-				if !slices.Equal(names, srv.tools) {
-					t.Errorf("tools %q, want %q", names, srv.tools)
-				}
-				for _, c := range srv.calls {
-					t.Run(c.name, func(t *testing.T) {
-						res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.rawArgs(t)})
-						c.check(t, goSDKOutcome(t, res, err))
-					})
-				}
+				checkSession(t, ctx, cs, srv, rev)
 				if err := cs.Close(); err != nil {
 					t.Errorf("close: %v", err)
 				}
