@@ -85,7 +85,27 @@ func runGolden(t *testing.T, args ...string) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "$ mcpship %q\n", args)
 	b.Write(version.ReplaceAll(stdout.Bytes(), []byte("mcpship VERSION (protocol")))
-	fmt.Fprintf(&b, "--- stderr\n%s--- exit %d\n", stderr.Bytes(), code)
+	fmt.Fprintf(&b, "--- stderr\n%s--- exit %d\n", withoutEchoes(stderr.Bytes(), stdout.Bytes()), code)
+	return b.Bytes()
+}
+
+// withoutEchoes returns call's stderr without its progress lines that
+// repeat a line the tool wrote to its own stderr, which call also prints
+// on stdout. serve sends such a line as progress only if it reads the line
+// before it sees the tool exit, which depends on the machine's load.
+// TestCallShowsProgress checks that progress reaches call's stderr.
+func withoutEchoes(stderr, stdout []byte) []byte {
+	printed := map[string]bool{}
+	for line := range strings.Lines(string(stdout)) {
+		printed[strings.TrimSpace(line)] = true
+	}
+	var b bytes.Buffer
+	for line := range strings.Lines(string(stderr)) {
+		if echo, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "mcpship: "); ok && printed[echo] {
+			continue
+		}
+		b.WriteString(line)
+	}
 	return b.Bytes()
 }
 
