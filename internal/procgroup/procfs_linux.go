@@ -3,7 +3,6 @@ package procgroup
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -152,9 +151,28 @@ type child struct {
 	state byte // 'Z' for a zombie
 }
 
-// children lists mcpship's child processes, from every thread.
+// children lists the child processes of mcpship's main thread: the
+// orphans reparented to mcpship as subreaper, which Sweep looks among.
+// Linux gives an orphan to the subreaper's first live thread (since 3.19),
+// which is the main one: a Go program never ends it. The other threads'
+// children, which each list apart, are processes mcpship started itself,
+// the leaders of calls; Sweep never stops those. Reading the one list
+// rather than every thread's is most of what Sweep costs after a call
+// that left nothing behind. On a kernel older than 4.0, or with
+// allThreads set (by the benchmark), every thread's list is read.
 func children() []child {
-	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	tasks := []string{"/proc/self/task/" + strconv.Itoa(os.Getpid()) + "/children"}
+	if allThreads || !orphansToMain() {
+		tasks = tasks[:0]
+		f, err := os.Open("/proc/self/task")
+		if err == nil {
+			tids, _ := f.Readdirnames(-1)
+			f.Close()
+			for _, tid := range tids {
+				tasks = append(tasks, "/proc/self/task/"+tid+"/children")
+			}
+		}
+	}
 	var list []child
 	for _, task := range tasks {
 		b, _ := os.ReadFile(task)
@@ -176,6 +194,30 @@ func children() []child {
 	}
 	return list
 }
+
+// allThreads makes children read every thread's list, as on an old
+// kernel; for the benchmark.
+var allThreads bool
+
+// orphansToMain reports whether the kernel gives the orphans it
+// reparents to a subreaper's main thread: Linux 4.0 or later (the rule
+// came with 3.19).
+var orphansToMain = sync.OnceValue(func() bool {
+	var u syscall.Utsname
+	if syscall.Uname(&u) != nil {
+		return false
+	}
+	var rel []byte
+	for _, c := range u.Release {
+		if c == 0 {
+			break
+		}
+		rel = append(rel, byte(c))
+	}
+	major, _, _ := strings.Cut(string(rel), ".")
+	n, err := strconv.Atoi(major)
+	return err == nil && n >= 4
+})
 
 // maxUnsure is how many rounds Sweep waits for a child whose environment
 // reads empty: an execve takes far less than these 50 ms.
