@@ -71,16 +71,19 @@ type ForwardRequest struct {
 	// Header holds the HTTP request's headers; nil over stdio.
 	Header http.Header
 
-	ss     *session
-	to     sink
-	listen *listener // of a subscriptions/listen; nil for a request
-	mu     sync.Mutex
-	done   bool
+	ss       *session
+	to       sink
+	listen   *listener // of a subscriptions/listen; nil for a request
+	logLevel int32     // lowest level of log messages sent (revision 2026-07-28's _meta); -1 for any
+	mu       sync.Mutex
+	done     bool
 }
 
 // Notify sends the client a notification about the request, such as
 // notifications/progress; over HTTP it goes in the request's response.
-// Notifications after Forward has returned are dropped. For a
+// Notifications after Forward has returned are dropped, and so is
+// notifications/message for a request of revision 2026-07-28 that did not
+// ask for log messages at its level (_meta's logLevel). For a
 // subscriptions/listen given to the Forwarder's Listen, it sends a
 // notification on the listen's stream if the acknowledged filter admits
 // it (see [Server.Notify]), until the stream ends.
@@ -98,6 +101,14 @@ func (r *ForwardRequest) Notify(method string, params any) {
 		}
 		r.ss.srv.offer(r.listen, method, resourceURI(raw), raw)
 		return
+	}
+	if method == "notifications/message" && r.logLevel >= 0 {
+		var p struct {
+			Level LogLevel `json:"level"`
+		}
+		if b, err := json.Marshal(params); err != nil || json.Unmarshal(b, &p) != nil || p.Level.rank() < r.logLevel {
+			return
+		}
 	}
 	r.ss.logEncoding(r.to.put(&notification{JSONRPC: "2.0", Method: method, Params: params}, false))
 }
@@ -206,10 +217,16 @@ func (ss *session) forwarded(method string) bool {
 // notifications/cancelled cancels it; meta is nil for a legacy request.
 func (ss *session) forward(id ID, method string, params json.RawMessage, meta *requestMeta) {
 	fr := &ForwardRequest{Method: method, Params: params, ProtocolVersion: ss.version,
-		ClientCapabilities: ss.clientCaps, Session: ss.sid, Header: ss.header, ss: ss, to: ss.to}
+		ClientCapabilities: ss.clientCaps, Session: ss.sid, Header: ss.header, ss: ss, to: ss.to, logLevel: -1}
 	if meta != nil {
 		fr.ProtocolVersion, fr.ClientCapabilities = meta.ProtocolVersion, meta.ClientCapabilities
 		fr.Params, fr.ModernParams = legacyParams(params), params
+		// Revision 2026-07-28: log messages only for a request that asks,
+		// at or above the level it asks for.
+		fr.logLevel = levelOff
+		if meta.LogLevel != nil {
+			fr.logLevel = meta.LogLevel.rank()
+		}
 	}
 	req := &CallRequest{Name: method, Arguments: params, ss: ss, to: ss.to, id: id}
 	ctx, cancel := context.WithCancel(ss.ctx)

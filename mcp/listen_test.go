@@ -16,8 +16,9 @@ import (
 
 // notifyingForwarder stands for another server that announces list
 // changes and resource subscriptions (but no prompts). Its tool "notify"
-// sends the notification its arguments name: with Server.Notify, or with
-// "via": "listen" through the ForwardRequest of every open listen. Its
+// sends the notification its arguments name: with Server.Notify, with
+// "via": "listen" through the ForwardRequest of every open listen, with
+// "via": "request" through the call's own. Its
 // tool "listens" tells how many listens it was given and not stopped.
 type notifyingForwarder struct {
 	srv     *Server
@@ -47,6 +48,8 @@ func (f *notifyingForwarder) Forward(ctx context.Context, r *ForwardRequest) (js
 	switch {
 	case p.Name == "listens":
 		text = strconv.Itoa(len(f.listens))
+	case p.Arguments.Via == "request":
+		r.Notify(p.Arguments.Method, p.Arguments.Params)
 	case p.Arguments.Via == "listen":
 		for l := range f.listens {
 			l.Notify(p.Arguments.Method, p.Arguments.Params)
