@@ -151,19 +151,42 @@ func TestBridgeRelaysNotifications(t *testing.T) {
 	if got := callText(t, s.url, a, legacyCallBody("5", "state", "{}")); !strings.HasPrefix(got, "level=info ") {
 		t.Errorf("the child's state %q: want level=info, the lowest asked for", got)
 	}
-	// Sent while the child answers a stateless request, which takes no
-	// log messages: they belong to no request of a session.
-	poke(t, s.url, a, `{"what":"log","level":"warning","data":"warning-1","when":"next"}`)
-	poke(t, s.url, a, `{"what":"log","level":"critical","data":"critical-1","when":"next"}`)
-	if got := callText(t, s.url, modernHeaders("state"), modernCallBody("state", `{}`)); !strings.HasPrefix(got, "level=info ") {
-		t.Errorf("a stateless call of state: %q", got)
-	}
+	// Sent while the child answers no request: they belong to no request,
+	// and go to the sessions whose level admits them.
+	poke(t, s.url, a, `{"what":"log","level":"warning","data":"warning-1","when":"after"}`)
+	poke(t, s.url, a, `{"what":"log","level":"critical","data":"critical-1","when":"after"}`)
 	expectOn(t, streamB, "warning-1")
 	expectOn(t, streamB, "critical-1")
 	quietUntil(t, streamA, "warning-1", "critical-1")
+	// Sent while the child answers a stateless request (revision
+	// 2026-07-28) alone: they are that request's, sent only at or above the
+	// level its _meta asks for, and no session's.
+	poke(t, s.url, a, `{"what":"log","level":"notice","data":"notice-2","when":"next"}`)
+	poke(t, s.url, a, `{"what":"log","level":"critical","data":"critical-2","when":"next"}`)
+	st, reply, _, err := exchange(s.url, modernHeaders("state"), strings.Replace(modernCallBody("state", `{}`), `"_meta":{`, `"_meta":{"io.modelcontextprotocol/logLevel":"warning",`, 1))
+	if err != nil || st != 200 || !strings.Contains(reply, "critical-2") || strings.Contains(reply, "notice-2") || !strings.Contains(reply, "level=info ") {
+		t.Errorf("a stateless call that asks for warnings: %d %s %v: want critical-2 in its stream, not notice-2, then its result", st, reply, err)
+	}
+	poke(t, s.url, a, `{"what":"log","level":"critical","data":"critical-3","when":"next"}`)
+	if st, reply, _, err := exchange(s.url, modernHeaders("state"), modernCallBody("state", `{}`)); err != nil || st != 200 || strings.Contains(reply, "critical-3") {
+		t.Errorf("a stateless call that asks for no log messages: %d %s %v: want none", st, reply, err)
+	}
+	poke(t, s.url, a, `{"what":"log","level":"critical","data":"critical-4","when":"after"}`)
+	for m := ""; !strings.Contains(m, "critical-4"); {
+		select {
+		case m = <-streamB:
+			for _, unwanted := range []string{"notice-2", "critical-2", "critical-3"} {
+				if strings.Contains(m, unwanted) {
+					t.Errorf("a session's GET stream got %s, a stateless request's log message: %s", unwanted, m)
+				}
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("no critical-4 on the GET stream")
+		}
+	}
 
 	// A log message during a request goes on that request's stream.
-	st, reply, _, err := exchange(s.url, a, legacyCallBody("6", "poke", `{"what":"log","level":"alert","data":"during-1"}`))
+	st, reply, _, err = exchange(s.url, a, legacyCallBody("6", "poke", `{"what":"log","level":"alert","data":"during-1"}`))
 	if err != nil || st != 200 || !strings.Contains(reply, "during-1") || !strings.Contains(reply, "poked") {
 		t.Errorf("a call that logs: %d %s %v: want the log message in its stream, then its result", st, reply, err)
 	}
@@ -187,4 +210,125 @@ func TestBridgeRelaysNotifications(t *testing.T) {
 	if got != want {
 		t.Errorf("the child's state after a session ended: %q, want %q", got, want)
 	}
+}
+
+// listenStream opens a subscriptions/listen of revision 2026-07-28 with
+// the filter given and returns the messages that come on its stream and
+// a function that closes it, as a client cancels a listen.
+func listenStream(t *testing.T, url, id, filter string) (<-chan string, func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	body := `{"jsonrpc":"2.0","id":` + id + `,"method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":` + filter + `}}`
+	req, err := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("subscriptions/listen: %v %v", resp, err)
+	}
+	ch := make(chan string, 64)
+	go func() {
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				ch <- d
+			}
+		}
+		close(ch)
+	}()
+	return ch, cancel
+}
+
+// childState polls the notifier's state tool until it reports want.
+func childState(t *testing.T, url, want string) {
+	t.Helper()
+	var got string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if got = callText(t, url, modernHeaders("state"), modernCallBody("state", `{}`)); got == want {
+			return
+		}
+	}
+	t.Errorf("the child's state %q, want %q", got, want)
+}
+
+// TestBridgeRelaysToListens serves the notifier child to clients of
+// revision 2026-07-28, which listen with subscriptions/listen: each
+// listen is acknowledged with what the child announces, then gets the
+// child's list changes and resource updates its filter asks for, each
+// with its id, and no log message; the child is subscribed once to each
+// resource a listen names, and unsubscribed when no one listens any more.
+func TestBridgeRelaysToListens(t *testing.T) {
+	s := startBridge(t, nil, nil, notifierPath)
+	one, closeOne := listenStream(t, s.url, `"one"`, `{"toolsListChanged":true,"resourceSubscriptions":["file:///m"],"taskIds":["x"]}`)
+	two, closeTwo := listenStream(t, s.url, `2`, `{"promptsListChanged":true,"resourceSubscriptions":["file:///m","file:///n"]}`)
+	for _, l := range []struct {
+		ch  <-chan string
+		ack string
+	}{
+		{one, `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"one"},"notifications":{"toolsListChanged":true,"resourceSubscriptions":["file:///m"]}}}`},
+		{two, `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":2},"notifications":{"promptsListChanged":true,"resourceSubscriptions":["file:///m","file:///n"]}}}`},
+	} {
+		select {
+		case m := <-l.ch:
+			if m != l.ack {
+				t.Errorf("first message on a listen: %s\nwant %s", m, l.ack)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("no acknowledgement on a listen")
+		}
+	}
+	childState(t, s.url, "level=unset subs=file:///m,file:///n")
+
+	// The child's list changes: each listen gets the one it asked for.
+	hdr := modernHeaders("poke")
+	if got := callText(t, s.url, hdr, modernCallBody("poke", `{"what":"list_changed","when":"after"}`)); got != "poked" {
+		t.Fatalf("poke: %q", got)
+	}
+	expectOn(t, one, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"one"}}}`)
+	expectOn(t, two, `{"jsonrpc":"2.0","method":"notifications/prompts/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":2}}}`)
+	// Updates: of its own resources only; a log message on no listen.
+	for _, args := range []string{`{"what":"log","level":"emergency","data":"log-1","when":"after"}`,
+		`{"what":"updated","uri":"file:///n","when":"after"}`, `{"what":"updated","uri":"file:///m","when":"after"}`} {
+		callText(t, s.url, hdr, modernCallBody("poke", args))
+	}
+	for _, l := range []struct {
+		ch             <-chan string
+		id             string
+		want, unwanted []string
+	}{
+		{two, "2", []string{"file:///n", "file:///m"}, []string{"log-1", "tools/", "resources/list_changed"}},
+		{one, `"one"`, []string{"file:///m"}, []string{"log-1", "file:///n", "prompts/", "resources/list_changed"}},
+	} {
+		for len(l.want) > 0 {
+			select {
+			case m := <-l.ch:
+				for _, u := range l.unwanted {
+					if strings.Contains(m, u) {
+						t.Errorf("listen %s got what it did not ask for: %s", l.id, m)
+					}
+				}
+				for i, w := range l.want {
+					if m == `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`+l.id+`},"uri":"`+w+`"}}` {
+						l.want = append(l.want[:i], l.want[i+1:]...)
+						break
+					}
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("listen %s: no update of %v", l.id, l.want)
+			}
+		}
+	}
+
+	// A listen that ends lets go of what no one else holds.
+	closeTwo()
+	childState(t, s.url, "level=unset subs=file:///m")
+	closeOne()
+	childState(t, s.url, "level=unset subs=")
 }

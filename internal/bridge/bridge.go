@@ -105,9 +105,10 @@ type Bridge struct {
 	sweeper  *time.Ticker
 	stop     chan struct{}
 
-	srv      atomic.Pointer[mcp.Server] // see Attach
-	smu      sync.Mutex
-	sessions map[string]*sessionState // legacy sessions, by id
+	srv       atomic.Pointer[mcp.Server] // see Attach
+	smu       sync.Mutex
+	sessions  map[string]*sessionState      // legacy sessions, by id
+	listeners map[*child]map[*listener]bool // 2026-07-28 listens, by the child they listen to
 
 	modern   bool     // the command speaks revision 2026-07-28 too (see speaksModern)
 	stateKey [32]byte // authenticates the requestState of pending calls
@@ -152,7 +153,7 @@ func Start(opts Options) (*Bridge, error) {
 		return nil, &StartError{NotFound: true, msg: fmt.Sprintf("cannot run the server command %q: %v; give a program on PATH, or its path, after --", opts.Command[0], unwrapExec(err))}
 	}
 	b := &Bridge{opts: opts, log: opts.Logger, children: map[string]*child{}, stop: make(chan struct{}), sessions: map[string]*sessionState{},
-		pending: map[string]*pendingCall{}}
+		listeners: map[*child]map[*listener]bool{}, pending: map[string]*pendingCall{}}
 	rand.Read(b.stateKey[:])
 	key := b.key(nil, "")
 	if opts.PerSession {

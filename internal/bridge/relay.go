@@ -3,6 +3,8 @@ package bridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -88,11 +90,17 @@ func (b *Bridge) joined(c *child, session string) {
 	b.smu.Unlock()
 }
 
-// subscribed reports whether a session that c serves is subscribed to
-// uri; the caller holds smu.
+// subscribed reports whether a session that c serves, or a listen of
+// revision 2026-07-28 that it serves, is subscribed to uri; the caller
+// holds smu.
 func (b *Bridge) subscribed(c *child, uri string) bool {
 	for _, st := range b.sessions {
 		if st.children[c] && st.subs[uri] {
+			return true
+		}
+	}
+	for l := range b.listeners[c] {
+		if l.uris[uri] {
 			return true
 		}
 	}
@@ -207,8 +215,8 @@ func (c *child) send(method string, params any) {
 	}
 }
 
-// restore gives a child started again what its sessions asked of the one
-// before: their subscriptions and log level.
+// restore gives a child started again what its sessions and listens asked
+// of the one before: their subscriptions and log level.
 func (c *child) restore() {
 	b := c.b
 	b.smu.Lock()
@@ -223,6 +231,11 @@ func (c *child) restore() {
 		}
 		if st.level != noLevel && (level == noLevel || st.level < level) {
 			level = st.level
+		}
+	}
+	for l := range b.listeners[c] {
+		for uri := range l.uris {
+			uris[uri] = true
 		}
 	}
 	b.smu.Unlock()
@@ -254,14 +267,23 @@ func (c *child) relay(method string, params json.RawMessage) {
 		for _, s := range b.served(c, func(*sessionState) bool { return true }) {
 			srv.Notify(s, method, params)
 		}
+		b.toListeners(c, method, params)
 	case method == "notifications/resources/updated":
 		for _, s := range b.served(c, func(st *sessionState) bool { return st.subs[p.URI] }) {
 			srv.Notify(s, method, params)
 		}
+		b.toListeners(c, method, params)
 	case method == "notifications/message":
 		rank := slices.Index(levels, p.Level)
 		admits := func(st *sessionState) bool { return st.level != noLevel && rank >= st.level }
-		if r := c.requestOfOneSession(); r != nil {
+		r := c.requestOf()
+		if r != nil && r.Session == "" {
+			// Revision 2026-07-28: the request's own, which mcp sends
+			// when its _meta asks for the level; never on a listen.
+			r.Notify(method, params)
+			return
+		}
+		if r != nil {
 			b.smu.Lock()
 			st := b.sessions[r.Session]
 			ok := st == nil || st.level == noLevel || rank >= st.level
@@ -295,12 +317,12 @@ func (b *Bridge) served(c *child, keep func(*sessionState) bool) []string {
 	return out
 }
 
-// requestOfOneSession returns the latest request the child is answering
-// when every request it is answering is of one legacy session, so that a
-// log message it writes meanwhile belongs to that session. A stateless
-// request (revision 2026-07-28) takes none: its client asks for log
-// messages in a _meta key the child never sees.
-func (c *child) requestOfOneSession() *mcp.ForwardRequest {
+// requestOf returns the request a log message of the child belongs to:
+// the latest it is answering when every request it is answering is of
+// one legacy session, or the only one, of revision 2026-07-28 (stateless,
+// so no other request's). Otherwise nil: the message belongs to no one
+// request.
+func (c *child) requestOf() *mcp.ForwardRequest {
 	c.activeMu.Lock()
 	defer c.activeMu.Unlock()
 	n := len(c.active)
@@ -308,10 +330,119 @@ func (c *child) requestOfOneSession() *mcp.ForwardRequest {
 		return nil
 	}
 	last := c.active[n-1]
+	if n == 1 {
+		return last
+	}
 	for _, r := range c.active {
 		if r.Session == "" || r.Session != last.Session {
 			return nil
 		}
 	}
 	return last
+}
+
+// listener is a subscriptions/listen (revision 2026-07-28) that a child
+// serves: its list changes and the updates of its resources go to it,
+// and mcp passes on those that the listen's filter admits.
+type listener struct {
+	r    *mcp.ForwardRequest
+	uris map[string]bool // the resources it subscribed the child to
+}
+
+// Listen implements the listening part of [mcp.Forwarder]: the child that
+// serves the request's headers is kept running while the listen lasts,
+// subscribed once to each resource the listen names that no session or
+// other listen of it holds, and unsubscribed from those that no one holds
+// any more when the listen ends (stop).
+func (b *Bridge) Listen(ctx context.Context, r *mcp.ForwardRequest) (func(), error) {
+	var p struct {
+		Notifications struct {
+			ResourceSubscriptions []string `json:"resourceSubscriptions"`
+		} `json:"notifications"`
+	}
+	_ = json.Unmarshal(r.Params, &p)
+	c, release, err := b.childFor(r)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := c.get(ctx)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	l := &listener{r: r, uris: map[string]bool{}}
+	var subscribe []string
+	b.smu.Lock()
+	if canSubscribe(b.caps) {
+		for _, uri := range p.Notifications.ResourceSubscriptions {
+			if uri == "" || l.uris[uri] {
+				continue
+			}
+			if !b.subscribed(c, uri) {
+				subscribe = append(subscribe, uri)
+			}
+			l.uris[uri] = true
+		}
+	}
+	if b.listeners[c] == nil {
+		b.listeners[c] = map[*listener]bool{}
+	}
+	b.listeners[c][l] = true
+	b.smu.Unlock()
+	stop := func() {
+		b.smu.Lock()
+		delete(b.listeners[c], l)
+		if len(b.listeners[c]) == 0 {
+			delete(b.listeners, c)
+		}
+		var unsub []string
+		for uri := range l.uris {
+			if !b.subscribed(c, uri) {
+				unsub = append(unsub, uri)
+			}
+		}
+		b.smu.Unlock()
+		for _, uri := range unsub {
+			c.send("resources/unsubscribe", map[string]string{"uri": uri})
+		}
+		release()
+	}
+	for _, uri := range subscribe {
+		ctx, cancel := context.WithTimeout(ctx, b.opts.CallTimeout)
+		err := cl.Call(ctx, "resources/subscribe", map[string]string{"uri": uri}, nil)
+		cancel()
+		if err != nil {
+			stop()
+			var rpcErr *mcp.Error
+			if errors.As(err, &rpcErr) {
+				return nil, &mcp.Error{Code: rpcErr.Code, Message: "the server command refused resources/subscribe of " + uri + ": " + rpcErr.Message}
+			}
+			return nil, fmt.Errorf("subscribing the server command to %s: %v", uri, err)
+		}
+	}
+	return stop, nil
+}
+
+// canSubscribe reports whether capabilities say resources: subscribe.
+func canSubscribe(caps json.RawMessage) bool {
+	var c struct {
+		Resources struct {
+			Subscribe bool `json:"subscribe"`
+		} `json:"resources"`
+	}
+	return json.Unmarshal(caps, &c) == nil && c.Resources.Subscribe
+}
+
+// toListeners passes a notification of c to the listens it serves; mcp
+// sends it on those whose filter admits it.
+func (b *Bridge) toListeners(c *child, method string, params json.RawMessage) {
+	b.smu.Lock()
+	var rs []*mcp.ForwardRequest
+	for l := range b.listeners[c] {
+		rs = append(rs, l.r)
+	}
+	b.smu.Unlock()
+	for _, r := range rs {
+		r.Notify(method, params)
+	}
 }
