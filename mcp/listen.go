@@ -178,7 +178,7 @@ func (ss *session) listen(id ID, params json.RawMessage, meta *requestMeta) {
 	c.ctx, c.cancel = context.WithCancel(ss.ctx)
 	var fr *ForwardRequest
 	if _, ok := ss.srv.opts.Forward.(listenForwarder); ok && !l.filter.empty() {
-		fr = &ForwardRequest{Method: "subscriptions/listen", Params: legacyParams(params), ProtocolVersion: meta.ProtocolVersion,
+		fr = &ForwardRequest{Method: "subscriptions/listen", Params: legacyParams(params), ModernParams: params, ProtocolVersion: meta.ProtocolVersion,
 			ClientCapabilities: meta.ClientCapabilities, Header: ss.header, ss: ss, to: ss.to, listen: l}
 	}
 	ss.mu.Lock()

@@ -29,6 +29,11 @@ func TestBridgeEverythingNotifications(t *testing.T) {
 			updated := make(chan string, 16)
 			listChanged := make(chan struct{}, 16)
 			client := mcp.NewClient(&mcp.Implementation{Name: "mcpship-realclients-bridge", Version: "0"}, &mcp.ClientOptions{
+				// No roots (the SDK's default): a 2026-07-28 client that
+				// declares them has its calls run by children of their own
+				// (docs/bridge.md), and the server's updates are a switch of
+				// the process its call reaches.
+				Capabilities: &mcp.ClientCapabilities{},
 				ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 					updated <- req.Params.URI
 				},
