@@ -29,6 +29,12 @@ func getStream(t *testing.T, url string, hdr map[string]string) <-chan string {
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("GET stream: %v %v", resp, err)
 	}
+	return eventData(resp)
+}
+
+// eventData returns the data of the events that come on resp's body,
+// closed when the stream ends.
+func eventData(resp *http.Response) <-chan string {
 	ch := make(chan string, 64)
 	go func() {
 		defer resp.Body.Close()
@@ -38,6 +44,7 @@ func getStream(t *testing.T, url string, hdr map[string]string) <-chan string {
 				ch <- d
 			}
 		}
+		close(ch)
 	}()
 	return ch
 }
@@ -49,7 +56,10 @@ func expectOn(t *testing.T, ch <-chan string, want string) {
 	deadline := time.After(30 * time.Second)
 	for {
 		select {
-		case m := <-ch:
+		case m, ok := <-ch:
+			if !ok {
+				t.Fatalf("the stream ended before a message with %s", want)
+			}
 			if strings.Contains(m, want) {
 				return
 			}
@@ -66,7 +76,10 @@ func quietUntil(t *testing.T, ch <-chan string, unwanted, marker string) {
 	deadline := time.After(30 * time.Second)
 	for {
 		select {
-		case m := <-ch:
+		case m, ok := <-ch:
+			if !ok {
+				t.Fatalf("the stream ended before a message with %s", marker)
+			}
 			if strings.Contains(m, unwanted) {
 				t.Fatalf("the GET stream got %s, which is not this session's: %s", unwanted, m)
 			}
@@ -175,6 +188,9 @@ func TestBridgeRelaysNotifications(t *testing.T) {
 	for m := ""; !strings.Contains(m, "critical-4"); {
 		select {
 		case m = <-streamB:
+			if m == "" {
+				t.Fatal("the GET stream ended before critical-4")
+			}
 			for _, unwanted := range []string{"notice-2", "critical-2", "critical-3"} {
 				if strings.Contains(m, unwanted) {
 					t.Errorf("a session's GET stream got %s, a stateless request's log message: %s", unwanted, m)
@@ -232,18 +248,7 @@ func listenStream(t *testing.T, url, id, filter string) (<-chan string, func()) 
 	if err != nil || resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("subscriptions/listen: %v %v", resp, err)
 	}
-	ch := make(chan string, 64)
-	go func() {
-		defer resp.Body.Close()
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-				ch <- d
-			}
-		}
-		close(ch)
-	}()
-	return ch, cancel
+	return eventData(resp), cancel
 }
 
 // childState polls the notifier's state tool until it reports want.
@@ -277,7 +282,7 @@ func TestBridgeRelaysToListens(t *testing.T) {
 	} {
 		select {
 		case m := <-l.ch:
-			if m != l.ack {
+			if m != l.ack { // "" once the stream has ended
 				t.Errorf("first message on a listen: %s\nwant %s", m, l.ack)
 			}
 		case <-time.After(30 * time.Second):
@@ -308,7 +313,10 @@ func TestBridgeRelaysToListens(t *testing.T) {
 	} {
 		for len(l.want) > 0 {
 			select {
-			case m := <-l.ch:
+			case m, ok := <-l.ch:
+				if !ok {
+					t.Fatalf("listen %s ended before the update of %v", l.id, l.want)
+				}
 				for _, u := range l.unwanted {
 					if strings.Contains(m, u) {
 						t.Errorf("listen %s got what it did not ask for: %s", l.id, m)
