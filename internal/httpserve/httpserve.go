@@ -266,12 +266,14 @@ func Serve(ctx context.Context, srv *mcp.Server, o Options) error {
 	defer signal.Stop(sig)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
-	fmt.Fprintf(o.Stderr, "serving MCP on http://%s%s\n", addr, Path)
 	what := o.Serving
 	if what == nil {
 		what = []any{"tools", len(srv.Tools())}
 	}
 	o.Logger.Info("serving", append([]any{"transport", "http", "addr", addr.String(), "auth", token != ""}, what...)...)
+	// The address line comes last: scripts and tests wait for it, and
+	// then read what was logged before it.
+	fmt.Fprintf(o.Stderr, "serving MCP on http://%s%s\n", addr, Path)
 	if o.Ready != nil {
 		o.Ready(addr)
 	}
