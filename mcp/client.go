@@ -43,6 +43,14 @@ type ClientOptions struct {
 	// error (an [*Error] as it is). Without it they are answered with
 	// [CodeMethodNotFound].
 	OnRequest func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+	// OnResponse, when set, is called on the client's reading goroutine
+	// with the context of a [Client.Call] as soon as the server's answer
+	// to it is read, before the server's next message: what
+	// OnNotification gets after it, the server sent after that answer. A
+	// caller that tells, by a value of the context, which of its calls a
+	// notification may belong to learns here, in the server's order, that
+	// one has ended. It is not called for a call whose context ended first.
+	OnResponse func(ctx context.Context)
 	// Logger, when set, gets a warning for each line the server writes
 	// that is not a JSON-RPC message and is skipped. Default: none.
 	Logger *slog.Logger
@@ -62,7 +70,7 @@ type Client struct {
 	nextID atomic.Int64
 
 	mu      sync.Mutex
-	pending map[int64]chan *message
+	pending map[int64]*pendingCall
 	readErr error
 	done    chan struct{} // closed when the reading goroutine ends
 
@@ -77,7 +85,7 @@ type Client struct {
 // server's messages from r. It closes w on [Client.Close] when w is an
 // [io.Closer].
 func NewClient(r io.Reader, w io.Writer, opts *ClientOptions) *Client {
-	c := &Client{out: &lineWriter{w: w}, pending: map[int64]chan *message{}, done: make(chan struct{})}
+	c := &Client{out: &lineWriter{w: w}, pending: map[int64]*pendingCall{}, done: make(chan struct{})}
 	if opts != nil {
 		c.opts = *opts
 	}
@@ -199,11 +207,14 @@ func (c *Client) readLoop(r io.Reader) {
 			continue
 		}
 		c.mu.Lock()
-		ch := c.pending[id]
+		pc := c.pending[id]
 		delete(c.pending, id)
 		c.mu.Unlock()
-		if ch != nil {
-			ch <- &m
+		if pc != nil {
+			if c.opts.OnResponse != nil {
+				c.opts.OnResponse(pc.ctx)
+			}
+			pc.ch <- &m
 		}
 	}
 	switch {
@@ -278,7 +289,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		c.mu.Unlock()
 		return err
 	}
-	c.pending[id] = ch
+	c.pending[id] = &pendingCall{ch: ch, ctx: ctx}
 	c.mu.Unlock()
 	if err := c.out.write(&request{JSONRPC: "2.0", ID: id, Method: method, Params: params}); err != nil {
 		c.forget(id)
@@ -310,6 +321,13 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		c.mu.Unlock()
 		return fmt.Errorf("mcp: %s: %w", method, err)
 	}
+}
+
+// pendingCall is a call awaiting its answer: where the answer goes, and
+// the call's context, for OnResponse.
+type pendingCall struct {
+	ch  chan *message
+	ctx context.Context
 }
 
 func (c *Client) forget(id int64) {

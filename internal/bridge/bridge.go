@@ -249,8 +249,12 @@ func (b *Bridge) Forward(ctx context.Context, r *mcp.ForwardRequest) (json.RawMe
 	if len(params) > 0 {
 		p = params
 	}
+	// The request's claim on the child's log and progress messages ends
+	// when its answer is read (answered), so that a message the child
+	// writes after the answer is no longer the request's; leave again
+	// for a call that ended otherwise.
 	c.enter(r)
-	err = cl.Call(ctx, r.Method, p, &res)
+	err = cl.Call(context.WithValue(ctx, callKey{}, &call{r: r, token: token}), r.Method, p, &res)
 	c.leave(r)
 	if err != nil {
 		return nil, b.callError(ctx, c, cl, r.Method, err)
@@ -501,6 +505,7 @@ func (b *Bridge) launch(c *child) (*proc, json.RawMessage, error) {
 		Info:           mcp.Implementation{Name: "mcpship-bridge", Version: "1"},
 		OnNotification: c.notification,
 		OnRequest:      c.request,
+		OnResponse:     c.answered,
 		Logger:         b.log.With("command", name),
 	})
 	if err != nil {

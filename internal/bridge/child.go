@@ -299,6 +299,31 @@ func (c *child) notification(method string, params json.RawMessage) {
 	pr.r.Notify(method, p)
 }
 
+// callKey is the context key of the *call that a request forwarded to
+// the child is made with.
+type callKey struct{}
+
+// call is a request forwarded to the child, with the progress token it
+// was given there, if any.
+type call struct {
+	r     *mcp.ForwardRequest
+	token string
+}
+
+// answered is called on the child's reading goroutine as soon as its
+// answer to a call is read, before its next message: a forwarded
+// request's log and progress messages end there.
+func (c *child) answered(ctx context.Context) {
+	cl, ok := ctx.Value(callKey{}).(*call)
+	if !ok {
+		return
+	}
+	c.leave(cl.r)
+	if cl.token != "" {
+		c.forgetProgress(cl.token)
+	}
+}
+
 func (c *child) enter(r *mcp.ForwardRequest) {
 	c.activeMu.Lock()
 	c.active = append(c.active, r)

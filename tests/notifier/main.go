@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 )
 
 var (
@@ -147,9 +146,10 @@ func main() {
 		}
 		send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
 		if after != nil {
-			// A moment after the reply, so that the bridge has seen the
-			// request end: the notifications belong to no request.
-			go func() { time.Sleep(200 * time.Millisecond); after() }()
+			// Right after the reply, before the next request is read,
+			// so that they come in the order of the pokes: they belong
+			// to no request, since the request ended with its reply.
+			after()
 		}
 	}
 }
