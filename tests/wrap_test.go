@@ -386,18 +386,26 @@ func TestWrapClick(t *testing.T) {
 		t.Errorf("black --target-version: enum %v", tv)
 	}
 
+	// --app imports the module it names, so it runs code: left out unless
+	// --allow names the command.
 	d = wrapDraft(t, "--", flask)
 	cmd, in, _ := d.tool(t, "flask_routes")
-	if want := []string{flask, "{env-file}", "{app}", "{debug}", "routes", "{sort}", "{all-methods}"}; !reflect.DeepEqual(cmd, want) {
+	if want := []string{flask, "{env-file}", "{debug}", "routes", "{sort}", "{all-methods}"}; !reflect.DeepEqual(cmd, want) {
 		t.Errorf("flask_routes: command %q, want %q", cmd, want)
 	}
 	wantInputs(t, "flask_routes", in, map[string]map[string]any{
 		"sort": {"enum": []any{"endpoint", "methods", "rule", "match"}},
 	})
-	for _, left := range []string{"flask run: its name says run", "flask shell: its name says shell"} {
+	for _, left := range []string{"flask run: its name says run", "flask shell: its name says shell", "flask routes -A/--app: runs code or commands"} {
 		if !strings.Contains(d.stderr, left) {
 			t.Errorf("wrap does not report %q as left out:\n%s", left, d.stderr)
 		}
+	}
+	d = wrapDraft(t, "--allow", "flask routes", "--", flask)
+	cmd, _, _ = d.tool(t, "flask_routes")
+	// The group's own options come before the subcommand, as Click wants them.
+	if want := []string{flask, "{env-file}", "{app}", "{debug}", "routes", "{sort}", "{all-methods}"}; !reflect.DeepEqual(cmd, want) {
+		t.Errorf("flask_routes, allowed: command %q, want %q", cmd, want)
 	}
 	app := writeFile(t, t.TempDir(), "hello.py", "from flask import Flask\napp = Flask(__name__)\n\n@app.route('/wrapped')\ndef wrapped():\n    return 'hi'\n")
 	out, isErr := d.call(t, "flask_routes", map[string]any{"app": app, "sort": "rule"})

@@ -23,10 +23,10 @@ import (
 //
 // The words that say a command changes something need not be complete:
 // a command without a word that says it reads is not read-only anyway.
-// Then each input is judged by its names, value placeholder and
-// description: one that takes code or a command to run is left out
-// unless --allow names the command; one that writes is left out of a
-// read-only tool.
+// Then each input is judged by the shape of its help (inputs.go): one
+// that runs code or commands, loads code or does not return is left out
+// unless --allow names the command; one that writes, or names a
+// configuration file, is left out of a read-only tool.
 
 // verdict is what a draft makes of a command.
 type verdict int
@@ -247,162 +247,6 @@ func printsPhrases(text string) string {
 	return reStdout().ReplaceAllString(text, "prints")
 }
 
-// An input of a command is judged by its names, placeholder and
-// description.
-type inputKind int
-
-const (
-	plainInput  inputKind = iota
-	writesInput           // writes, fixes, edits in place, names an output file, changes state elsewhere
-	runsInput             // runs a command it is given
-	codeInput             // takes code: the command is an interpreter
-)
-
-// inputWriteWords, as a word of an input's name, say that it writes.
-var inputWriteWords = words(`write fix autofix fixes inplace overwrite save delete remove rm update apply set clean
-	cleanup purge vendor
-	edit modify create init install upload send post put patch export dump cache persist persistent
-	outfile outdir outputfile logfile backup`)
-
-// inputChangeWords, in an input's description, say that it writes.
-var inputChangeWords = words(`fix fixes autofix save saves overwrite overwrites rewrite rewrites modify
-	modifies edit edits delete deletes remove removes create creates update updates upload uploads send
-	sends install installs insert inserts persistent`)
-
-// runWords name a command to run: in an input's name or placeholder,
-// and, near a runVerb, in its description.
-var runWords = words(`eval exec execute command commands cmd cmds script scripts program prog code module hook hooks
-	shell sql statement statements executable plugin plugins`)
-
-// runVerbs, near a runWord in an input's description, say that it runs
-// what it is given.
-var runVerbs = words(`run runs running execute executes executed executing execution eval evaluate evaluates evaluated
-	invoke invokes spawn spawns preload`)
-
-// codeWords, in the name or placeholder of an input that runs what it
-// is given, say that what it takes is code: the command is an
-// interpreter (node -e, sed -e script, sqlite3's SQL). So does -c or -e
-// (python -c cmd), and a positional argument that is run (awk's
-// 'program'), which is what the command works on.
-var codeWords = words(`eval script scripts code sql statement statements expression`)
-
-// outputWords name an input that may name an output file or folder.
-var outputWords = words(`o out output outputs dest destination`)
-
-// pathWords in an output input's placeholder or description say that it
-// names a file or folder.
-var pathWords = words(`file filename files path dir directory folder outfile outdir`)
-
-// reWriteTo finds a verb that writes somewhere other than standard
-// output (printsPhrases has taken those out): "write result to FILE",
-// "writes the output of infile to outfile", "save to", "dump into"; but
-// not "set output mode to JSON". An HTTP method or request that may be
-// POST, PUT, PATCH or DELETE changes state elsewhere.
-var reWriteTo = re(`(?i)\b(?:write|writes|written|writing|save|saves|saved|store|stores|dump|dumps|export|exports)\b[^.;:()]{0,40}?\b(?:to|into|back|over)\b|\binstead of (?:standard output|stdout)\b|\b(?:output|log) (?:file|directory|folder)\b|\b(?:method|request)\b.*(?-i:\b(?:POST|PUT|PATCH|DELETE)\b)|(?-i:\b(?:POST|PUT|PATCH|DELETE)\b).*\b(?:method|request)`)
-
-// judgeInput judges a flag (its names, placeholder, description and
-// enum) or a positional argument (its name and description).
-func judgeInput(names []string, value, desc string, enum []string) (inputKind, string) {
-	var nws []string
-	for _, n := range names {
-		nws = append(nws, nameWords(strings.TrimLeft(n, "-"))...)
-	}
-	negated := len(nws) > 0 && (nws[0] == "no" || nws[0] == "dont" || nws[0] == "skip" || nws[0] == "without" || nws[0] == "disable")
-	vws := nameWords(inputName(value))
-	dws := textWords(desc)
-	code := func(ws ...[]string) bool {
-		for _, w := range ws {
-			for _, x := range w {
-				if codeWords[x] {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	short := false // -e or -c: an interpreter's spelling
-	for _, n := range names {
-		short = short || n == "-e" || n == "-c"
-	}
-	runs := func(why string) (inputKind, string) {
-		if code(nws, vws) || short {
-			return codeInput, why
-		}
-		return runsInput, why
-	}
-	if !negated {
-		for _, w := range nws {
-			if runWords[w] && w != "module" && w != "code" && w != "program" && w != "shell" {
-				return runs("its name says " + w)
-			}
-			if w == "load" && (containsAny(nws, "extension", "module", "plugin", "library")) {
-				return runs("its name says load")
-			}
-		}
-	}
-	for _, w := range vws {
-		if runWords[w] && w != "module" && w != "hook" && w != "plugin" {
-			return runs("its value is a " + strings.ToUpper(w))
-		}
-	}
-	if runVerbNear(dws) {
-		return runs("its help says " + quoteShort(desc))
-	}
-	if negated {
-		return plainInput, ""
-	}
-	for i, w := range nws {
-		if inputWriteWords[w] || w == "in" && i+1 < len(nws) && nws[i+1] == "place" || w == "log" && containsAny(nws[i+1:], "file") {
-			return writesInput, "its name says " + w
-		}
-	}
-	output := false
-	for _, w := range append(nws, vws...) {
-		output = output || outputWords[w] && !containsAny(nws, "format", "type", "mode", "style", "color", "colour")
-	}
-	for _, w := range nws { // find's -fprint FILE, --log FILE, --dump FILE
-		output = output || strings.Contains(w, "print") || w == "log" || w == "dump" || w == "tee"
-	}
-	if output && len(enum) == 0 && !containsAny(dws, "format") && containsAny(append(append(vws, nws...), dws...), keys(pathWords)...) {
-		return writesInput, "it names an output file or folder"
-	}
-	if containsAny(vws, "outfile", "outdir", "dest", "destination") {
-		return writesInput, "its value is " + strings.ToUpper(value)
-	}
-	if m := reWriteTo().FindString(printsPhrases(desc)); m != "" {
-		return writesInput, fmt.Sprintf("its help says %q", m)
-	}
-	for i, w := range textWords(printsPhrases(desc)) {
-		if inputChangeWords[w] || w == "in" && i+1 < len(dws) && dws[i+1] == "place" || w == "inplace" {
-			return writesInput, fmt.Sprintf("its help says %q", w)
-		}
-	}
-	for _, e := range enum {
-		if e == "POST" || e == "PUT" || e == "DELETE" || e == "PATCH" || e == "post" || e == "put" || e == "delete" || e == "patch" {
-			return writesInput, "one of its values is " + e
-		}
-	}
-	return plainInput, ""
-}
-
-// runVerbNear reports whether a runVerb and a runWord stand within four
-// words of each other: "Execute a command for each search result", "add
-// the script to the commands to be executed", but not "searching &
-// executing (default: number of CPU cores)".
-func runVerbNear(ws []string) bool {
-	for i, w := range ws {
-		if !runVerbs[w] {
-			continue
-		}
-		for j := max(0, i-4); j < min(len(ws), i+5); j++ {
-			if runWords[ws[j]] && j != i {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // reOption finds option-like words in a help text: "-delete", "--exec".
 var reOption = re(`(?:^|[\s\[(,|])(--?[a-zA-Z][a-zA-Z0-9]*(?:-[a-zA-Z0-9]+)*)`)
 
@@ -467,14 +311,6 @@ func words(s string) map[string]bool {
 		m[w] = true
 	}
 	return m
-}
-
-func keys(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }
 
 func containsAny(ws []string, any ...string) bool {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -114,11 +116,99 @@ func TestJudgeInput(t *testing.T) {
 		{[]string{"-e", "--regexp"}, "PATTERNS", "use PATTERNS for matching", nil, plainInput},
 		{[]string{"--dry-run"}, "", "do not write anything", nil, plainInput},
 		{[]string{"-f", "--input-file"}, "string", "Import analysis from JSON file", nil, plainInput},
+		// Inputs that load or run code, whatever their words: addons, exec
+		// actions, servers, program names, startup files.
+		{[]string{"--addon"}, "<addon>", "Execute addon. i.e. --addon=misra.", nil, runsInput},
+		{[]string{"--addon-python"}, "<python interpreter>", "You can specify the python interpreter", nil, runsInput},
+		{[]string{"--checkpoint-action"}, "ACTION", "execute ACTION on each checkpoint", nil, runsInput},
+		{[]string{"--mcp"}, "", "Start the ESLint MCP server", nil, runsInput},
+		{[]string{"--inspect-config"}, "", "Open the config inspector with the current configuration", nil, runsInput},
+		{[]string{"-shellcheck"}, "string", `Command name or file path of "shellcheck" external command.`, nil, runsInput},
+		{[]string{"--rulesdir"}, "path::String", "Load additional rules from this directory", nil, runsInput},
+		{[]string{"-A", "--app"}, "TEXT", "The Flask application or factory function to load, in the form 'module:name'.", nil, runsInput},
+		{[]string{"--extra-arg"}, "<string>", "Additional argument to append to the compiler command line", nil, runsInput},
+		{[]string{"-init"}, "FILENAME", "read/process named file", nil, runsInput},
+		{[]string{"-u"}, "<vimrc>", "Use <vimrc> instead of any .vimrc", nil, runsInput},
+		{[]string{"-w", "--watch"}, "", "After listing/getting the requested object, watch for changes.", nil, runsInput},
+		{[]string{"--load"}, "<pluginfilename>", "Load the specified plugin", nil, runsInput},
+		// Inputs that write a file the program keeps.
+		{[]string{"--suppress-all"}, "", "Suppress all violations - default: false", nil, writesInput},
+		{[]string{"--suppressions-location"}, "path::String", "Specify the location of the suppressions file", nil, writesInput},
+		{[]string{"--cppcheck-build-dir"}, "<dir>", "Cppcheck work folder.", nil, writesInput},
+		{[]string{"--suppress"}, "<spec>", "Suppress warnings that match <spec>.", nil, plainInput},
+		{[]string{"--suppress-common-lines"}, "", "do not output common lines", nil, plainInput},
+		{[]string{"--prune"}, "", "Do not traverse into directories that match the search criteria.", nil, plainInput},
+		// Configuration files and parts loaded by name: left out of read-only tools.
+		{[]string{"-c", "--config"}, "path::String", "Use this configuration instead of eslint.config.* look up", nil, loadsInput},
+		{[]string{"--parser"}, "String", "Specify the parser to be used", nil, loadsInput},
+		{[]string{"--parser"}, "<flow|babel>", "Which parser to use.", []string{"flow", "babel"}, plainInput},
+		{[]string{"--config-exclude"}, "<dir>", "Path (prefix) to be excluded from configuration checking.", nil, plainInput},
+		{[]string{"--print-config"}, "path::String", "Print the configuration for the given file", nil, writesInput}, // "print" and a path: may be an output file
 	} {
 		if got, why := judgeInput(c.names, c.value, c.desc, c.enum); got != c.want {
 			t.Errorf("judgeInput(%q, %q, %q) = %v (%s), want %v", c.names, c.value, c.desc, got, why, c.want)
 		}
 	}
+}
+
+// Each rule of inputRules, on its own: an input it finds, and one like
+// it that it does not.
+func TestInputRules(t *testing.T) {
+	tested := map[string]bool{}
+	type in struct {
+		names       []string
+		value, desc string
+	}
+	for _, c := range []struct {
+		rule      func(inputWords) string
+		hit, miss in
+	}{
+		{turnsOff, in{[]string{"--dry-run"}, "", ""}, in{[]string{"--run"}, "", ""}},
+		{runsByName, in{[]string{"--password-command"}, "", ""}, in{[]string{"--max-statements"}, "<int>", ""}},
+		{runsByName, in{[]string{"--pager"}, "<command>", ""}, in{[]string{"--no-pager"}, "", ""}},
+		{runsByValue, in{[]string{"-I"}, "PROG", ""}, in{[]string{"-w"}, "<scriptout>", ""}},
+		{runVerbOnCode, in{[]string{"--addon"}, "<addon>", "Execute addon."}, in{[]string{"--library"}, "<cfg>", "Load file <cfg> that contains information about types"}},
+		{runVerbOnCode, in{[]string{"--checkpoint-action"}, "ACTION", "execute ACTION on each checkpoint"}, in{[]string{"-j"}, "N", "Run N jobs at once"}},
+		{loadsFromFolder, in{[]string{"-L"}, "directory", "Search modules from the directory"}, in{[]string{"-I"}, "<dir>", "Give path to search for include files."}},
+		{execAction, in{[]string{"--on-change"}, "ACTION", "what to do: exec=COMMAND runs COMMAND"}, in{[]string{"-N"}, "", "An alias for '--shell=none'."}},
+		{namesProgram, in{[]string{"-pyflakes"}, "string", `Command name or file path of "pyflakes" external command.`}, in{[]string{"--name"}, "string", "The name of the command to show"}},
+		{passesArgs, in{[]string{"--extra-arg-before"}, "<string>", "Additional argument to prepend to the compiler command line"}, in{[]string{"--args"}, "", "Remaining arguments are positional string arguments"}},
+		{rcFile, in{[]string{"--rcfile"}, "<file>", ""}, in{[]string{"--warc-file"}, "FILENAME", ""}},
+		{serves, in{[]string{"--listen"}, "ADDR", ""}, in{[]string{"-S", "--server-response"}, "", "print server response."}},
+		{serves, in{[]string{"--ui"}, "", "Start a web server for the results"}, in{[]string{"--server"}, "URL", "The address of the API server"}},
+		{turnsOff, in{[]string{"--check"}, "", "Don't write the files back, just return the status."}, in{[]string{"--fix"}, "", "Automatically fix problems"}},
+		{writesByName, in{[]string{"--write-baseline"}, "", ""}, in{[]string{"--baseline-info"}, "", ""}},
+		{keepsState, in{[]string{"--update-baseline"}, "", "Update the baseline"}, in{[]string{"--suppressions-list"}, "<file>", "Suppress warnings listed in the file."}},
+		{outputPath, in{[]string{"--checkers-report"}, "<file>", "Write a report of all the active checkers"}, in{[]string{"-s", "--report-identical-files"}, "", "report when two files are the same"}},
+		{outputValue, in{[]string{"dest"}, "DEST", ""}, in{[]string{"source"}, "SOURCE", ""}},
+		{writesTo, in{[]string{"--export-json"}, "<FILE>", "Export the timing summary statistics as JSON to the given FILE."}, in{[]string{"-c", "--stdout"}, "", "write on standard output"}},
+		{changeVerb, in{[]string{"--unsafe-fixes"}, "", "Include fixes that may modify the code"}, in{[]string{"--diff"}, "", "Show the changes"}},
+		{changingMethod, in{[]string{"method"}, "", "The HTTP method (GET, POST, PUT, DELETE, ...) of the request."}, in{[]string{"--timeout"}, "", "Seconds to wait for the request"}},
+		{configFile, in{[]string{"-c", "--config-file"}, "CONFIG_FILE", "path to a custom configuration"}, in{[]string{"--project-configuration"}, "<config>", "limit the configuration cppcheck should check"}},
+		{namesComponent, in{[]string{"--reporter"}, "<name>", "Specify the reporter to use"}, in{[]string{"--transform"}, "EXPRESSION", "use sed replace EXPRESSION to transform file names"}},
+	} {
+		tested[funcName(c.rule)] = true
+		for _, x := range []struct {
+			in   in
+			want bool
+		}{{c.hit, true}, {c.miss, false}} {
+			w := inputWordsOf(x.in.names, x.in.value, x.in.desc, nil)
+			if got := c.rule(w); (got != "") != x.want {
+				t.Errorf("%s(%q, %q, %q) = %q, want a match %v", funcName(c.rule), x.in.names, x.in.value, x.in.desc, got, x.want)
+			}
+		}
+	}
+	// Every rule is tested above.
+	for _, r := range inputRules {
+		if !tested[funcName(r.when)] {
+			t.Errorf("inputRules has %s, which TestInputRules does not test", funcName(r.when))
+		}
+	}
+}
+
+func funcName(f func(inputWords) string) string {
+	name := runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+	return name[strings.LastIndex(name, ".")+1:]
 }
 
 func TestStrayOption(t *testing.T) {

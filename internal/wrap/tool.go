@@ -72,27 +72,56 @@ func (j judged) spell() string {
 }
 
 // tool drafts the tool of a command without subcommands. form says why
-// a form of its usage may change something, or is "".
+// a form of its usage may change something, or is "". It gathers and
+// judges the inputs, judges the command, builds the tool's argv and
+// inputs, and reports what it made.
 func (d *drafter) tool(n *node, form string) {
-	h := n.help
 	line := d.cmdline(n.path)
 	name := d.toolName(n.path)
 	for i := 2; d.names[name]; i++ {
 		name = fmt.Sprintf("%s_%d", d.toolName(n.path), i)
 	}
 	t := tool{Name: name, Description: toolDescription(n, line), Inputs: map[string]*input{}}
+	all, read := inputsOf(n)
+	allowed := n.allowed || d.allowed(n.path)
+	j := d.judgeTool(n, form, all, read, allowed)
+	t.ReadOnly = j.verdict == reads
+	if !t.ReadOnly {
+		d.res.Review = append(d.res.Review, fmt.Sprintf("%s (tool %s): %s", line, name, j.why))
+	}
+	counts := d.build(&t, n, all, allowed, line)
+	if len(t.Inputs) == 0 {
+		t.Inputs = nil
+	}
+	d.names[name] = true
+	d.tools = append(d.tools, t)
+	verdict := "read-only"
+	if !t.ReadOnly {
+		verdict = "not read-only"
+	}
+	d.res.Recognised = append(d.res.Recognised, fmt.Sprintf("%s: %s help; tool %s (%s%s): %s", line, n.help.layout.name, name, verdict, counts.json, counts))
+	for _, u := range n.help.unread {
+		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: this flag line could not be read", line, u))
+	}
+}
 
-	// The flags of each command on the path, after its name, unless the
-	// command's own help lists those it inherits.
-	levels := append(slices.Clone(n.parents), n)
+// levels are the commands on a command's path whose flags it takes: each
+// after its name, unless the command's own help lists those it inherits.
+func levels(n *node) []*node {
+	if n.help.layout.subflagsInherit {
+		return []*node{n}
+	}
+	return append(slices.Clone(n.parents), n)
+}
+
+// inputsOf gathers and judges the flags and positional arguments of a
+// command, and returns them with the names of the flags read.
+func inputsOf(n *node) ([]judged, map[string]bool) {
 	var all []judged
 	read := map[string]bool{}
-	for _, lvl := range levels {
+	for _, lvl := range levels(n) {
 		fs := lvl.help.flags
-		switch {
-		case lvl != n && h.layout.subflagsInherit:
-			continue
-		case lvl == n:
+		if lvl == n {
 			// Cobra's "Global Flags", urfave/cli v3's "GLOBAL OPTIONS" (a
 			// root's own flags, when the root is the tool).
 			fs = append(slices.Clone(fs), lvl.help.inherited...)
@@ -106,6 +135,7 @@ func (d *drafter) tool(n *node, form string) {
 			}
 		}
 	}
+	h := n.help
 	positionals, unread := positionalsOf(n)
 	guesses := make([]string, len(positionals)) // reported by the name the input gets
 	if unread != "" {
@@ -123,58 +153,71 @@ func (d *drafter) tool(n *node, form string) {
 		}
 		all = append(all, judged{pos: p, kind: k, why: why, guess: guesses[i]})
 	}
+	return all, read
+}
 
-	// Read-only only on evidence: the command's words say it only reads,
-	// no form of its usage changes anything, none of its inputs takes
-	// code, and its help mentions no option that writes that was not read.
-	allowed := n.allowed || d.allowed(n.path)
-	j := judgeCommand([]string{d.commandName(n.path)}, append([]string{n.summary, h.about}, preamble(n.text)...)...)
+// judgeTool judges a command: read-only only on evidence. Its words say
+// it only reads, no form of its usage changes anything, none of its
+// inputs takes code (nor runs commands, when --allow offers them), and
+// its help mentions no option that writes that was not read.
+func (d *drafter) judgeTool(n *node, form string, all []judged, read map[string]bool, allowed bool) judgement {
+	j := judgeCommand([]string{d.commandName(n.path)}, append([]string{n.summary, n.help.about}, preamble(n.text)...)...)
 	switch {
 	case n.allowed:
-		j = judgement{changes, "it is drafted because --allow names it"}
+		return judgement{changes, "it is drafted because --allow names it"}
 	case form != "" && (j.verdict == reads || j.why == nothingSays):
-		j = judgement{changes, form}
+		return judgement{changes, form}
+	case j.verdict != reads:
+		return j
 	}
 	for _, in := range all {
-		if j.verdict == reads && (in.kind == codeInput || allowed && in.kind == runsInput) {
+		if in.kind == codeInput || allowed && in.kind == runsInput {
 			what := "takes code"
 			if in.kind == runsInput {
 				what = "runs a command, and --allow offers it"
 			}
-			j = judgement{changes, fmt.Sprintf("its input %s %s (%s)", in.spell(), what, in.why)}
+			return judgement{changes, fmt.Sprintf("its input %s %s (%s)", in.spell(), what, in.why)}
 		}
 	}
-	if j.verdict == reads {
-		if o := strayOption(n.text, read); o != "" {
-			j = judgement{changes, fmt.Sprintf("its help mentions %s, which may write or run commands and is not one of the flags read", o)}
-		}
+	if o := strayOption(n.text, read); o != "" {
+		return judgement{changes, fmt.Sprintf("its help mentions %s, which may write or run commands and is not one of the flags read", o)}
 	}
-	t.ReadOnly = j.verdict == reads
-	if !t.ReadOnly {
-		d.res.Review = append(d.res.Review, fmt.Sprintf("%s (tool %s): %s", line, name, j.why))
-	}
+	return j
+}
 
-	t.Command = []string{d.programPath()}
+// build sets the argv and inputs of the tool t: the program, the flags of
+// each command on the path after its name, then the positional arguments;
+// and makes it print JSON where it can. It returns what it offered.
+func (d *drafter) build(t *tool, n *node, all []judged, allowed bool, line string) typeCounts {
 	var counts typeCounts
+	t.Command = []string{d.programPath()}
 	offered := map[string]*option{}
-	for i, lvl := range levels {
+	for i, lvl := range levels(n) {
 		if i == 0 {
 			t.Command = append(t.Command, lvl.path...) // the program and the subcommands given to wrap
 		} else {
 			t.Command = append(t.Command, lvl.path[len(lvl.path)-1])
 		}
 		for _, in := range all {
-			if in.flag == nil || in.level != lvl || !d.offer(&t, in, allowed, line) {
+			if in.flag == nil || in.level != lvl || !d.offer(t, in, allowed, line) {
 				continue
 			}
-			if name := d.addFlag(&t, h.layout, *in.flag, line, &counts); name != "" {
+			if name := d.addFlag(t, n.help.layout, *in.flag, line, &counts); name != "" {
 				offered[name] = in.flag
 			}
 		}
 	}
-	dashdash := h.layout.dashdash
+	d.addPositionals(t, n, all, allowed, line, &counts)
+	counts.json = d.setJSON(t, offered, &counts)
+	return counts
+}
+
+// addPositionals adds the positional arguments offered to the tool t,
+// after "--" where the layout's library reads one.
+func (d *drafter) addPositionals(t *tool, n *node, all []judged, allowed bool, line string, counts *typeCounts) {
+	dashdash := n.help.layout.dashdash
 	for _, in := range all {
-		if in.flag != nil || !d.offer(&t, in, allowed, line) {
+		if in.flag != nil || !d.offer(t, in, allowed, line) {
 			continue
 		}
 		p := in.pos
@@ -203,25 +246,12 @@ func (d *drafter) tool(n *node, form string) {
 		t.Command = append(t.Command, "{"+name+"}")
 		counts.positionals++
 	}
-	json := d.setJSON(&t, offered, &counts)
-	if len(t.Inputs) == 0 {
-		t.Inputs = nil
-	}
-	d.names[name] = true
-	d.tools = append(d.tools, t)
-	verdict := "read-only"
-	if !t.ReadOnly {
-		verdict = "not read-only"
-	}
-	d.res.Recognised = append(d.res.Recognised, fmt.Sprintf("%s: %s help; tool %s (%s%s): %s", line, h.layout.name, name, verdict, json, counts))
-	for _, u := range h.unread {
-		d.res.Unread = append(d.res.Unread, fmt.Sprintf("%s %s: not offered: this flag line could not be read", line, u))
-	}
 }
 
 // offer reports whether an input is offered by the tool t, and lists it
 // as left out when not: one that runs code or commands unless allowed,
-// one that writes when the tool is read-only.
+// one that writes or names a configuration file when the tool is
+// read-only.
 func (d *drafter) offer(t *tool, in judged, allowed bool, line string) bool {
 	switch {
 	case (in.kind == codeInput || in.kind == runsInput) && !allowed:
@@ -229,6 +259,9 @@ func (d *drafter) offer(t *tool, in judged, allowed bool, line string) bool {
 		return false
 	case in.kind == writesInput && t.ReadOnly:
 		d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s %s: may write (%s), and %s is read-only; to offer it, add it to %s by hand and mark the tool \"readOnly\": false", line, in.spell(), in.why, t.Name, t.Name))
+		return false
+	case in.kind == loadsInput && t.ReadOnly:
+		d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s %s: may run code (%s), and %s is read-only; to offer it, add it to %s by hand, if the program's configuration cannot run anything, or mark the tool \"readOnly\": false", line, in.spell(), in.why, t.Name, t.Name))
 		return false
 	}
 	return true
@@ -306,8 +339,11 @@ func toolDescription(n *node, line string) string {
 	return desc
 }
 
+// typeCounts counts a tool's inputs by type, for the report, and says
+// what setJSON set.
 type typeCounts struct {
 	booleans, strings, integers, numbers, enums, lists, maps, positionals int
+	json                                                                  string
 }
 
 func (c typeCounts) String() string {
