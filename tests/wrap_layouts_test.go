@@ -232,7 +232,7 @@ func TestWrapNodePrograms(t *testing.T) {
 	})
 	// Its configuration and plugins are code it loads: left out of the
 	// read-only tool, and listed.
-	for name, why := range map[string]string{"config": "-c/--config: may run code", "plugin": "--plugin: runs code or commands"} {
+	for name, why := range map[string]string{"config": "-c/--config: may load code", "plugin": "--plugin: runs code or commands"} {
 		if in[name] != nil || !strings.Contains(d.stderr, why) {
 			t.Errorf("eslint: %s offered (%v), or %q not reported:\n%s", name, in[name], why, d.stderr)
 		}

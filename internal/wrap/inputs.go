@@ -75,20 +75,20 @@ var inputRules = []inputRule{
 	{runsInput, "its help says %s", runVerbOnCode},
 	{runsInput, "its help says %s", loadsFromFolder},
 	{runsInput, "its help says %s, an action that runs a command", execAction},
-	{runsInput, "its value is a program it runs (%s)", namesProgram},
-	{runsInput, "it passes arguments on to another program (%s), which can make it load code", passesArgs},
+	{runsInput, "its value is a program it runs: its help says %s", namesProgram},
+	{runsInput, "it passes arguments on to another program, which can make it load code: its help says %s", passesArgs},
 	{runsInput, "its value is %s, a startup file of commands", rcFile},
-	{runsInput, "it does not return: it serves, listens or watches (%s)", serves},
+	{runsInput, "it serves, listens or watches, and does not return: %s", serves},
 	{plainInput, "", turnsOff},
 	{writesInput, "its name says %s", writesByName},
 	{writesInput, "its name says %s, a file it keeps", keepsState},
-	{writesInput, "it names an output file or folder (%s)", outputPath},
+	{writesInput, "its name says %s, an output file or folder", outputPath},
 	{writesInput, "its value is %s", outputValue},
 	{writesInput, "its help says %s", writesTo},
 	{writesInput, "its help says %s", changeVerb},
 	{writesInput, "it may send a request that changes state (%s)", changingMethod},
-	{loadsInput, "it names a configuration file (%s), which may hold code", configFile},
-	{loadsInput, "it names a %s, which the program may load as code", namesComponent},
+	{loadsInput, "it names %s, which the program may run", configFile},
+	{loadsInput, "it names %s, which the program may load as code", namesComponent},
 }
 
 // judgeInput judges a flag (its names, placeholder, description and
@@ -483,7 +483,7 @@ func configFile(w inputWords) string {
 	if !named || !hasAny(pathWords, w.value, w.names, w.desc) && !containsAny(w.names, "config", "conf") {
 		return ""
 	}
-	return "--" + strings.Join(w.names, "-")
+	return "a configuration file"
 }
 
 // componentNames name a part of a program that it may load by name or
@@ -499,7 +499,7 @@ func namesComponent(w inputWords) string {
 	}
 	for _, n := range w.names {
 		if componentNames[n] {
-			return n
+			return "a " + n
 		}
 	}
 	return ""

@@ -261,7 +261,7 @@ func (d *drafter) offer(t *tool, in judged, allowed bool, line string) bool {
 		d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s %s: may write (%s), and %s is read-only; to offer it, add it to %s by hand and mark the tool \"readOnly\": false", line, in.spell(), in.why, t.Name, t.Name))
 		return false
 	case in.kind == loadsInput && t.ReadOnly:
-		d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s %s: may run code (%s), and %s is read-only; to offer it, add it to %s by hand, if the program's configuration cannot run anything, or mark the tool \"readOnly\": false", line, in.spell(), in.why, t.Name, t.Name))
+		d.res.LeftOut = append(d.res.LeftOut, fmt.Sprintf("%s %s: may load code (%s), and %s is read-only; to offer it, add it to %s by hand if what it names cannot run anything, or mark the tool \"readOnly\": false", line, in.spell(), in.why, t.Name, t.Name))
 		return false
 	}
 	return true
