@@ -3,7 +3,8 @@
 # "mcpship wrap" (tests/wrap_test.go) read the help of, drafted, served and
 # called: one or more per help layout.
 #
-#   sh scripts/install-wrapfixtures.sh
+#   sh scripts/install-wrapfixtures.sh          # every group: apt, go, npm
+#   sh scripts/install-wrapfixtures.sh npm      # only these groups
 #
 # From Debian (apt-get, as root or with password-less sudo; about 45 MB to
 # download), one or more per help layout: gdu, restic, hugo and gh (Cobra),
@@ -17,14 +18,16 @@
 # From the Go module proxy (go install, into $MCPSHIP_CACHE/wrapfixtures,
 # default ~/.cache/mcpship/wrapfixtures): yq (Cobra), swag (urfave/cli v2),
 # and urfave/cli v3's own build tool, as "builder" (urfave/cli v3). From the
-# npm registry (npm install, into $MCPSHIP_CACHE/wrapfixtures/npm): prettier
-# (a help of its own) and ESLint (optionator). The tests
-# also use goreleaser, actionlint and staticcheck from install-tools.sh.
+# npm registry (npm install through scripts/npm.sh, with the user's own npm
+# configuration, into $MCPSHIP_CACHE/wrapfixtures/npm): prettier (a help of
+# its own) and ESLint (optionator). The tests also use goreleaser,
+# actionlint and staticcheck from install-tools.sh.
 #
 # The script is idempotent: a second run installs nothing. What it cannot
-# install (no root, a registry out of reach) gets one "SKIPPED: <what>: <why>"
-# line per program and the script goes on; the tests that need it skip, or fail under
-# CI=true. It exits 1 only on other failures.
+# install (no root, a registry out of reach, an npm install that fails) gets
+# one "SKIPPED: <what>: <why>" line and the script goes on; the tests that
+# need it skip, or fail under CI=true. It exits 1 only on other failures,
+# and, under CI=true, when npm fails other than for an unreachable registry.
 set -eu
 
 # PACKAGE BINARY, one per line: the binary decides whether to install.
@@ -71,6 +74,8 @@ say() { printf 'install-wrapfixtures: %s\n' "$*" >&2; }
 die() { say "ERROR: $*"; exit 1; }
 skip() { say "SKIPPED: $1: $2"; }
 
+# unreachable reports whether the log file $1 shows a network failure rather
+# than a real error (apt-get and go; npm's are npm_unreachable's).
 unreachable() {
 	grep -Eqi 'dial tcp|no such host|connection refused|connection reset|i/o timeout|network is unreachable|TLS handshake timeout|Temporary failure (in name resolution|resolving)|Could not resolve|Could not connect|Unable to connect|Failed to fetch|proxyconnect|403 Forbidden' "$1"
 }
@@ -162,23 +167,25 @@ install_npm() {
 $NPM_PROGRAMS
 EOF
 	[ -n "$missing" ] || return 0
-	if ! command -v npm >/dev/null 2>&1; then
-		for name in $missing; do
-			skip "$name (wrap tests)" "npm is not on PATH; install Node.js 18 or later"
-		done
+	what="${missing# } (wrap tests)"
+	if ! npm_ready; then
+		skip "$what" "node and npm are not on PATH; install Node.js 18 or later with npm"
 		return
 	fi
-	say "installing$missing with npm..."
-	# All in one install, saved to the cache's own package.json, so that
-	# none is pruned by the next; npm's configuration (registry, proxy,
-	# cache) applies.
+	say "installing$missing with npm into $dir/npm..."
+	# All in one install, saved to the directory's own package.json, so that
+	# none is pruned by the next.
+	mkdir -p "$dir/npm" || die "cannot create $dir/npm; set MCPSHIP_CACHE to a writable directory"
+	[ -f "$dir/npm/package.json" ] || echo '{"private": true}' >"$dir/npm/package.json"
 	# shellcheck disable=SC2086 # a word list on purpose
-	if ! npm install --no-audit --no-fund --save-exact --prefix "$dir/npm" $specs >"$log" 2>&1; then
-		cat "$log" >&2
-		unreachable "$log" || grep -Eqi 'ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN' "$log" || die "npm install$specs failed (output above)"
-		for name in $missing; do
-			skip "$name (wrap tests)" "the npm registry ($(npm config get registry)) cannot be reached; run this script again once it can"
-		done
+	if ! npm_install "$dir/npm" --save-exact $specs >"$log" 2>&1; then
+		sed 's/^/  npm: /' "$log" >&2
+		if npm_unreachable "$log"; then
+			skip "$what" "the npm registry ($(npm_registry)) cannot be reached ($(npm_why "$log")); run this script again once it can"
+			return
+		fi
+		npm_required && die "npm install$specs failed ($(npm_why "$log"); npm's output above)"
+		skip "$what" "npm install$specs failed ($(npm_why "$log"); npm's output above), with registry $(npm_registry); run this script again once that is fixed"
 		return
 	fi
 	while read -r name package version bin; do
@@ -190,14 +197,21 @@ EOF
 }
 
 main() {
+	root=$(cd "$(dirname "$0")/.." && pwd) || die "cannot find the repository root"
+	# shellcheck source=scripts/npm.sh
+	. "$root/scripts/npm.sh"
 	cache=${MCPSHIP_CACHE:-${HOME:?HOME is not set; set HOME or MCPSHIP_CACHE}/.cache/mcpship}
 	dir=$cache/wrapfixtures
 	mkdir -p "$dir" || die "cannot create $dir; set MCPSHIP_CACHE to a writable directory"
 	log=$(mktemp) || die "cannot create a temporary file"
 	trap 'rm -f "$log"' EXIT
-	install_apt
-	install_go
-	install_npm
+	groups=${*:-apt go npm}
+	for group in $groups; do
+		case $group in
+		apt | go | npm) "install_$group" ;;
+		*) die "no group named $group: the groups are apt, go and npm" ;;
+		esac
+	done
 }
 
 main "$@"

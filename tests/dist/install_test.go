@@ -22,7 +22,13 @@ import (
 func TestInstallScriptShellcheck(t *testing.T) {
 	shellcheck := tool(t, "shellcheck")
 	root := repoRoot(t)
-	run(t, root, nil, shellcheck, "-s", "sh", "install.sh", "scripts/install-tools.sh")
+	run(t, root, nil, shellcheck, "-s", "sh", "install.sh")
+	scripts, err := filepath.Glob(filepath.Join(root, "scripts", "*.sh"))
+	if err != nil || len(scripts) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	// Each script by its own shebang (or shell directive), following what it sources.
+	run(t, root, nil, shellcheck, append([]string{"-x"}, scripts...)...)
 }
 
 // posixShell is one shell that install.sh must work under, with a PATH of
