@@ -18,7 +18,7 @@ func TestNotRegularOrTooBigRefused(t *testing.T) {
 	cases := map[string]func(t *testing.T, path string){
 		"named pipe": func(t *testing.T, path string) {
 			if err := syscall.Mkfifo(path, 0o600); err != nil {
-				t.Skip(err)
+				skipLoudly(t, "cannot make a named pipe here (%v); run it on a file system that has them", err)
 			}
 		},
 		"a device": func(t *testing.T, path string) { symlink(t, "/dev/zero", path) },
@@ -58,7 +58,7 @@ func TestNotRegularOrTooBigRefused(t *testing.T) {
 // another user's file.
 func TestOwnerAndGroupKept(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("needs root to give a file to another user (CI runs as root)")
+		skipLoudly(t, "needs root to give a file to another user; run it as root (CI does)")
 	}
 	tg, o := testTarget(t, "claude-code", ScopeUser)
 	write(t, tg.File, `{"numStartups": 3}`, 0o600)
@@ -95,7 +95,7 @@ func TestNewFileRespectsUmask(t *testing.T) {
 // take the file over: mcpship refuses, since it cannot keep the owner.
 func TestOtherUsersFileRefused(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("needs root to run mcpship as two other users (CI runs as root)")
+		skipLoudly(t, "needs root to run mcpship as two other users; run it as root (CI does)")
 	}
 	shared, err := os.MkdirTemp("", "mcpship-owner-")
 	if err != nil {
@@ -154,7 +154,7 @@ func TestEditAsOtherUser(t *testing.T) {
 func TestFailedBackupLeavesNothing(t *testing.T) {
 	var old syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Skip(err)
+		skipLoudly(t, "cannot read the file size limit: %v", err)
 	}
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "backups", fileKey("/x/a.json")), 0o700); err != nil {
@@ -163,7 +163,7 @@ func TestFailedBackupLeavesNothing(t *testing.T) {
 	lim := old
 	lim.Cur = 4096
 	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
-		t.Skip(err)
+		skipLoudly(t, "cannot lower the file size limit: %v", err)
 	}
 	_, err := backup(dir, "/x/a.json", make([]byte, 64<<10), testNow)
 	syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old)
@@ -176,4 +176,23 @@ func TestFailedBackupLeavesNothing(t *testing.T) {
 			t.Errorf("left %s after a failed backup", de.Name())
 		}
 	}
+}
+
+// skipLoudly skips a test that cannot run here with one "SKIPPED:" line,
+// and appends that line to the file $MCPSHIP_SKIPPED_LOG names, from which
+// scripts/test.sh lists it in its summary. Under CI=true every test must
+// run, so it fails the test instead.
+func skipLoudly(t *testing.T, format string, args ...any) {
+	t.Helper()
+	msg := t.Name() + ": " + fmt.Sprintf(format, args...)
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg + " (CI=true: every test must run)")
+	}
+	if log := os.Getenv("MCPSHIP_SKIPPED_LOG"); log != "" {
+		if f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err == nil {
+			fmt.Fprintf(f, "SKIPPED: %s\n", msg)
+			f.Close()
+		}
+	}
+	t.Skip("SKIPPED: " + msg)
 }
