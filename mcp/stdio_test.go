@@ -8,16 +8,23 @@ import (
 	"testing"
 )
 
-// stdoutTool is a server whose tool "where" says whether os.Stdout is
-// the process's standard error while it runs.
+// stdoutTool is a server whose tool "where" says what os.Stdout is while
+// it runs: "unchanged" when it is the file it was when stdoutTool was
+// called, "stderr" when it is os.Stderr instead, else "other". Unchanged
+// comes first: under "go test -json" the testing package makes os.Stderr
+// the same file as os.Stdout.
 func stdoutTool(t *testing.T) *Server {
 	t.Helper()
+	before := os.Stdout
 	srv := NewServer(Implementation{Name: "t", Version: "1"}, nil)
 	err := srv.AddTool(Tool{Name: "where"}, func(context.Context, *CallRequest) (*CallToolResult, error) {
-		if os.Stdout == os.Stderr {
+		switch os.Stdout {
+		case before:
+			return TextResult("unchanged"), nil
+		case os.Stderr:
 			return TextResult("stderr"), nil
 		}
-		return TextResult("stdout"), nil
+		return TextResult("other"), nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +45,7 @@ func TestServeStdioLeavesStdout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), `"text":"stdout"`) {
+	if !strings.Contains(out.String(), `"text":"unchanged"`) {
 		t.Errorf("os.Stdout changed while serving without RedirectStdout:\n%s", out.String())
 	}
 }
