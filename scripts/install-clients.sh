@@ -127,7 +127,7 @@ main() {
 	# shellcheck source=scripts/npm.sh
 	. "$root/scripts/npm.sh"
 	if ! npm_ready; then
-		skipped "every real client" "node and npm are not on PATH (install Node.js 20 or later with npm; see the README for what Node 20 warns)"
+		skipped "every real client" "node and npm are not on PATH (install Node.js 20 or later with npm; see CONTRIBUTING.md for what Node 20 warns)"
 	fi
 	log=$(mktemp) || die "cannot create a temporary file; check TMPDIR"
 	trap 'rm -f "$log"' EXIT
