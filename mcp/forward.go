@@ -200,18 +200,6 @@ func (ss *session) response(m *message) {
 	}
 }
 
-// forwarded reports whether method is passed to the Forwarder.
-func (ss *session) forwarded(method string) bool {
-	if ss.srv.opts.Forward == nil {
-		return false
-	}
-	switch method {
-	case "initialize", "ping", "server/discover":
-		return false
-	}
-	return true
-}
-
 // forward starts a request that goes to the Forwarder. It runs as a
 // tools/call does, on a goroutine of its own, and a client's
 // notifications/cancelled cancels it; meta is nil for a legacy request.
@@ -311,11 +299,6 @@ func legacyParams(params json.RawMessage) json.RawMessage {
 	return b
 }
 
-// cachedMethods are those whose results revision 2026-07-28 gives a
-// ttlMs and a cacheScope.
-var cachedMethods = map[string]bool{"tools/list": true, "prompts/list": true, "resources/list": true,
-	"resources/read": true, "resources/templates/list": true}
-
 // modernResult adds to a forwarded result what revision 2026-07-28
 // requires: its resultType, the server's info in _meta and, on the
 // results of lists, a ttlMs of 0 and a private cacheScope (what the other
@@ -328,7 +311,7 @@ func (ss *session) modernResult(method string, res json.RawMessage) json.RawMess
 	if _, ok := m["resultType"]; !ok {
 		m["resultType"] = json.RawMessage(`"complete"`)
 	}
-	if cachedMethods[method] {
+	if methods[method].cached {
 		if _, ok := m["ttlMs"]; !ok {
 			m["ttlMs"] = json.RawMessage("0")
 		}

@@ -517,10 +517,10 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []
 // request's params, for the methods that have one.
 func checkName(hdr http.Header, p *probe) string {
 	var field json.RawMessage
-	switch p.Method {
-	case "tools/call", "prompts/get":
+	switch methods[p.Method].nameParam {
+	case "name":
 		field = p.Params.Name
-	case "resources/read":
+	case "uri":
 		field = p.Params.URI
 	default:
 		return ""

@@ -21,12 +21,6 @@ var (
 // asks for one this server does not know.
 const LatestLegacyVersion = "2025-11-25"
 
-// removedMethods are the legacy methods that revision 2026-07-28 has no
-// more, besides initialize and ping: a client of that revision asks for
-// log messages in _meta, and has no session to keep a subscription in.
-// Such a request is answered method not found, never forwarded.
-var removedMethods = map[string]bool{"logging/setLevel": true, "resources/subscribe": true, "resources/unsubscribe": true}
-
 // Keys of the per-request _meta object of revision 2026-07-28.
 const (
 	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
@@ -57,121 +51,186 @@ func readMeta(params json.RawMessage) (*requestMeta, error) {
 	return p.Meta, nil
 }
 
-// request dispatches a message with an id.
-func (ss *session) request(id ID, method string, params json.RawMessage) {
+// era is a set of protocol eras: the legacy revisions, which begin with
+// initialize, and the modern one, whose requests carry their revision in
+// _meta.
+type era uint8
+
+const (
+	legacy era = 1 << iota
+	modern
+)
+
+// A method is a row of the method table: what the server does with a
+// request for it, in which eras, and how the HTTP handler checks it.
+type method struct {
+	// serve answers the request; meta is nil for a legacy one. nil for a
+	// method that only a proxy serves.
+	serve func(ss *session, id ID, params json.RawMessage, meta *requestMeta)
+	eras  era // the eras that have the method
+	// beforeInit: a legacy client may send it before initialize.
+	beforeInit bool
+	// local: served here even when the server has a proxy, which serves
+	// every other method of the request's era.
+	local bool
+	// hint: asked by a legacy client, it is answered with what a request
+	// of revision 2026-07-28 needs; any other method the legacy era lacks
+	// is unknown in it.
+	hint bool
+	// resources: served only when ServerOptions.Resources is set.
+	resources bool
+	// cached: revision 2026-07-28 gives its result a ttlMs and a
+	// cacheScope, which a proxied result gets when it has none.
+	cached bool
+	// nameParam is the member of its params that the Mcp-Name header of
+	// a 2026-07-28 request must match; "" for none.
+	nameParam string
+}
+
+// methods is the method table. A method missing from it is served by the
+// proxy, if the server has one, in either era (unknownMethod). It is set
+// in init, since its rows refer to functions that read it.
+var methods map[string]method
+
+func init() {
+	methods = map[string]method{
+		"initialize":               {serve: (*session).initialize, eras: legacy, beforeInit: true, local: true},
+		"ping":                     {serve: (*session).ping, eras: legacy, beforeInit: true, local: true},
+		"server/discover":          {serve: (*session).discover, eras: modern, local: true, hint: true},
+		"subscriptions/listen":     {serve: (*session).listen, eras: modern, local: true},
+		"tools/list":               {serve: (*session).listTools, eras: legacy | modern, cached: true},
+		"tools/call":               {serve: (*session).callTool, eras: legacy | modern, nameParam: "name"},
+		"logging/setLevel":         {serve: (*session).setLevel, eras: legacy},
+		"resources/list":           {serve: resourceMethod("resources/list"), eras: legacy | modern, resources: true, cached: true},
+		"resources/read":           {serve: resourceMethod("resources/read"), eras: legacy | modern, resources: true, cached: true, nameParam: "uri"},
+		"resources/templates/list": {serve: resourceMethod("resources/templates/list"), eras: legacy | modern, resources: true, cached: true},
+		"resources/subscribe":      {eras: legacy},
+		"resources/unsubscribe":    {eras: legacy},
+		"prompts/list":             {eras: legacy | modern, cached: true},
+		"prompts/get":              {eras: legacy | modern, nameParam: "name"},
+	}
+}
+
+// unknownMethod is the row of a method missing from the table.
+var unknownMethod = method{eras: legacy | modern}
+
+func resourceMethod(name string) func(*session, ID, json.RawMessage, *requestMeta) {
+	return func(ss *session, id ID, params json.RawMessage, meta *requestMeta) {
+		ss.resources(id, name, params, meta)
+	}
+}
+
+// methodOf returns the row of a method, and whether the table has it.
+func methodOf(name string) (method, bool) {
+	m, ok := methods[name]
+	if !ok {
+		return unknownMethod, false
+	}
+	return m, true
+}
+
+// proxied reports whether the server's proxy serves m.
+func (ss *session) proxied(m method) bool { return ss.srv.opts.Forward != nil && !m.local }
+
+// request dispatches a message with an id, by the method table: a
+// request whose _meta names a revision other than a legacy one is of the
+// modern era, any other of the legacy era.
+func (ss *session) request(id ID, name string, params json.RawMessage) {
 	meta, err := readMeta(params)
 	if err != nil {
 		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %v", err))
 		return
 	}
-	if meta != nil && meta.ProtocolVersion != "" && !slices.Contains(legacyVersions, meta.ProtocolVersion) {
-		ss.modernRequest(id, method, params, meta)
-		return
-	}
-	if ss.stateless {
-		switch method {
-		case "server/discover", "tools/list", "tools/call", "resources/list", "resources/read", "resources/templates/list", "subscriptions/listen":
-			ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %s needs _meta with %q and %q (revision 2026-07-28); a legacy client sends initialize first",
-				method, metaProtocolVersion, metaClientCapabilities))
-		default:
-			ss.reply(id, nil, errorf(CodeMethodNotFound, "method not found: %s (revision 2026-07-28)", method))
+	m, known := methodOf(name)
+	switch {
+	case meta != nil && meta.ProtocolVersion != "" && !slices.Contains(legacyVersions, meta.ProtocolVersion):
+		if ss.checkModern(id, meta) {
+			ss.serveIn(modern, id, name, m, params, meta)
 		}
-		return
-	}
-	switch method {
-	case "initialize":
-		ss.initialize(id, params)
-		return
-	case "ping":
-		ss.reply(id, struct{}{}, nil)
-		return
-	case "server/discover":
-		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: server/discover needs _meta with %q and %q (revision 2026-07-28); legacy clients send initialize",
-			metaProtocolVersion, metaClientCapabilities))
-		return
-	case "tools/list", "tools/call", "logging/setLevel":
+	case ss.stateless && known && m.eras&modern != 0:
+		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %s needs _meta with %q and %q (revision 2026-07-28); a legacy client sends initialize first",
+			name, metaProtocolVersion, metaClientCapabilities))
+	case ss.stateless:
+		ss.reply(id, nil, errorf(CodeMethodNotFound, "method not found: %s (revision 2026-07-28)", name))
+	case m.eras&legacy == 0 && m.hint:
+		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %s needs _meta with %q and %q (revision 2026-07-28); legacy clients send initialize",
+			name, metaProtocolVersion, metaClientCapabilities))
+	case m.eras&legacy == 0:
+		ss.serveIn(legacy, id, name, unknownMethod, params, nil)
 	default:
-		if ss.forwarded(method) || isResourceMethod(method) && ss.srv.opts.Resources != nil {
-			break
-		}
-		ss.reply(id, nil, errorf(CodeMethodNotFound, "method not found: %s", method))
-		return
-	}
-	if !ss.initialized {
-		ss.reply(id, nil, errorf(CodeInvalidRequest, "invalid request: %s before initialize; send initialize first, or (revision 2026-07-28) carry _meta[%q]",
-			method, metaProtocolVersion))
-		return
-	}
-	if ss.forwarded(method) {
-		ss.forward(id, method, params, nil)
-		return
-	}
-	switch method {
-	case "tools/list":
-		ss.listTools(id, params, nil)
-	case "tools/call":
-		ss.callTool(id, params, nil)
-	case "resources/list", "resources/read", "resources/templates/list":
-		ss.resources(id, method, params, nil)
-	case "logging/setLevel":
-		var p struct {
-			Level LogLevel `json:"level"`
-		}
-		if err := json.Unmarshal(params, &p); err != nil || p.Level.rank() < 0 {
-			ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: level must be one of %s", levelNames))
-			return
-		}
-		ss.logLevel = p.Level.rank()
-		ss.reply(id, struct{}{}, nil)
+		ss.serveIn(legacy, id, name, m, params, nil)
 	}
 }
 
-// modernRequest serves a request of revision 2026-07-28 or later:
-// stateless, with the protocol version and client capabilities in _meta.
-func (ss *session) modernRequest(id ID, method string, params json.RawMessage, meta *requestMeta) {
-	if !slices.Contains(modernVersions, meta.ProtocolVersion) {
+// checkModern checks the _meta of a modern request, answering it when
+// the request cannot be served.
+func (ss *session) checkModern(id ID, meta *requestMeta) bool {
+	switch {
+	case !slices.Contains(modernVersions, meta.ProtocolVersion):
 		ss.reply(id, nil, &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
 			Data: map[string]any{"supported": allVersions, "requested": meta.ProtocolVersion}})
-		return
-	}
-	if len(meta.ClientCapabilities) == 0 || meta.ClientCapabilities[0] != '{' {
+	case len(meta.ClientCapabilities) == 0 || meta.ClientCapabilities[0] != '{':
 		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: _meta[%q] is required and must be an object", metaClientCapabilities))
-		return
-	}
-	if meta.LogLevel != nil && meta.LogLevel.rank() < 0 {
+	case meta.LogLevel != nil && meta.LogLevel.rank() < 0:
 		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: _meta[%q] must be one of %s", metaLogLevel, levelNames))
-		return
-	}
-	if method == "subscriptions/listen" {
-		ss.listen(id, params, meta)
-		return
-	}
-	if ss.forwarded(method) && !removedMethods[method] {
-		ss.forward(id, method, params, meta)
-		return
-	}
-	switch method {
-	case "server/discover":
-		ss.reply(id, &discoverResult{
-			ResultType:        "complete",
-			SupportedVersions: allVersions,
-			Capabilities:      ss.announced(),
-			Instructions:      ss.srv.opts.Instructions,
-			TTLms:             0,
-			CacheScope:        "public",
-			Meta:              ss.resultMeta(),
-		}, nil)
-	case "tools/list":
-		ss.listTools(id, params, meta)
-	case "tools/call":
-		ss.callTool(id, params, meta)
 	default:
-		if isResourceMethod(method) && ss.srv.opts.Resources != nil {
-			ss.resources(id, method, params, meta)
-			return
-		}
-		ss.reply(id, nil, errorf(CodeMethodNotFound, "method not found: %s (revision %s)", method, meta.ProtocolVersion))
+		return true
 	}
+	return false
+}
+
+// serveIn serves a request of era e whose method has the row m: the
+// proxy's, this server's own, or method not found.
+func (ss *session) serveIn(e era, id ID, name string, m method, params json.RawMessage, meta *requestMeta) {
+	proxied := ss.proxied(m)
+	switch {
+	case m.eras&e == 0 || !proxied && (m.serve == nil || m.resources && ss.srv.opts.Resources == nil):
+		ss.reply(id, nil, notFound(name, meta))
+	case e == legacy && !m.beforeInit && !ss.initialized:
+		ss.reply(id, nil, errorf(CodeInvalidRequest, "invalid request: %s before initialize; send initialize first, or (revision 2026-07-28) carry _meta[%q]",
+			name, metaProtocolVersion))
+	case proxied:
+		ss.forward(id, name, params, meta)
+	default:
+		m.serve(ss, id, params, meta)
+	}
+}
+
+// notFound is the error of a method the server does not serve: in the
+// revision of meta, when the request has one.
+func notFound(name string, meta *requestMeta) *Error {
+	if meta == nil {
+		return errorf(CodeMethodNotFound, "method not found: %s", name)
+	}
+	return errorf(CodeMethodNotFound, "method not found: %s (revision %s)", name, meta.ProtocolVersion)
+}
+
+func (ss *session) ping(id ID, _ json.RawMessage, _ *requestMeta) { ss.reply(id, struct{}{}, nil) }
+
+// setLevel answers logging/setLevel.
+func (ss *session) setLevel(id ID, params json.RawMessage, _ *requestMeta) {
+	var p struct {
+		Level LogLevel `json:"level"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil || p.Level.rank() < 0 {
+		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: level must be one of %s", levelNames))
+		return
+	}
+	ss.logLevel = p.Level.rank()
+	ss.reply(id, struct{}{}, nil)
+}
+
+// discover answers server/discover.
+func (ss *session) discover(id ID, _ json.RawMessage, _ *requestMeta) {
+	ss.reply(id, &discoverResult{
+		ResultType:        "complete",
+		SupportedVersions: allVersions,
+		Capabilities:      ss.announced(),
+		Instructions:      ss.srv.opts.Instructions,
+		TTLms:             0,
+		CacheScope:        "public",
+		Meta:              ss.resultMeta(),
+	}, nil)
 }
 
 func (ss *session) resultMeta() map[string]any {
@@ -223,7 +282,7 @@ type discoverResult struct {
 // echoed; any other gets LatestLegacyVersion, as the lifecycle rules ask.
 // Params that are not an InitializeRequest's are refused and leave the
 // session uninitialized, so that a valid initialize may follow.
-func (ss *session) initialize(id ID, params json.RawMessage) {
+func (ss *session) initialize(id ID, params json.RawMessage, _ *requestMeta) {
 	if ss.initialized {
 		ss.reply(id, nil, errorf(CodeInvalidRequest, "invalid request: the session is already initialized"))
 		return

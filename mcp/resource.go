@@ -54,16 +54,6 @@ func (s *Server) capabilities() ServerCapabilities {
 	return c
 }
 
-// isResourceMethod reports whether method is one of the resources methods
-// this server answers when it has a source.
-func isResourceMethod(method string) bool {
-	switch method {
-	case "resources/list", "resources/read", "resources/templates/list":
-		return true
-	}
-	return false
-}
-
 type listResourcesResult struct {
 	ResultType string         `json:"resultType,omitempty"`
 	Resources  []Resource     `json:"resources"`
