@@ -75,10 +75,10 @@ func newTestApp() *cli.App {
 var testOptions = Options{
 	Prefix: "demo_",
 	Tools: []Tool{
-		{Command: "show", JSON: true},
-		{Command: "fail", NoArgs: true, OKExitCodes: []int{0, 3}},
-		{Command: "wipe", Write: true},
-		{Command: "db show-status", NoArgs: true},
+		{Command: "show", ReadOnly: true, JSON: true},
+		{Command: "fail", ReadOnly: true, NoArgs: true, OKExitCodes: []int{0, 3}},
+		{Command: "wipe"},
+		{Command: "db show-status", ReadOnly: true, NoArgs: true},
 	},
 }
 
@@ -246,7 +246,7 @@ func TestWriteToolsNeedAllowWrite(t *testing.T) {
 
 func TestUnknownCommand(t *testing.T) {
 	srv := mcp.NewServer(mcp.Implementation{Name: "x", Version: "1"}, nil)
-	err := AddTools(srv, newTestApp, Options{Tools: []Tool{{Command: "db nope"}}})
+	err := AddTools(srv, newTestApp, Options{Tools: []Tool{{Command: "db nope", ReadOnly: true}}})
 	if err == nil || !strings.Contains(err.Error(), `no command "nope"`) || !strings.Contains(err.Error(), "show-status") {
 		t.Errorf("err = %v", err)
 	}
@@ -275,7 +275,7 @@ func newGlobalApp() *cli.App {
 
 func TestSerialProtectsSharedDestinations(t *testing.T) {
 	srv := mcp.NewServer(mcp.Implementation{Name: "g", Version: "1"}, &mcp.ServerOptions{MaxConcurrentCalls: 32})
-	if err := AddTools(srv, newGlobalApp, Options{Serial: true, Tools: []Tool{{Command: "echo", NoArgs: true}}}); err != nil {
+	if err := AddTools(srv, newGlobalApp, Options{Serial: true, Tools: []Tool{{Command: "echo", ReadOnly: true, NoArgs: true}}}); err != nil {
 		t.Fatal(err)
 	}
 	c := srv.Connect(context.Background(), nil)
@@ -304,7 +304,7 @@ func TestSerialProtectsSharedDestinations(t *testing.T) {
 }
 
 func TestRootActionAndExclude(t *testing.T) {
-	c := connect(t, Options{Tools: []Tool{{Command: ""}, {Command: "show", Exclude: []string{"dir", "ratio"}, Args: "words"}}})
+	c := connect(t, Options{Tools: []Tool{{Command: "", ReadOnly: true}, {Command: "show", ReadOnly: true, Exclude: []string{"dir", "ratio"}, Args: "words"}}})
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -368,7 +368,7 @@ func TestResultPolicy(t *testing.T) {
 			return nil
 		}}
 	}
-	c := connectApp(t, newApp, Options{Tools: []Tool{{JSON: true, NoArgs: true}}, MaxOutputBytes: 64})
+	c := connectApp(t, newApp, Options{Tools: []Tool{{ReadOnly: true, JSON: true, NoArgs: true}}, MaxOutputBytes: 64})
 	res := call(t, c, "p", map[string]any{"out": `[1,"two",100000000000000000000]`})
 	got, _ := json.Marshal(res.StructuredContent)
 	if res.IsError || string(got) != `{"result":[1,"two",100000000000000000000]}` || res.Content[0].Text != string(got) {
@@ -408,7 +408,7 @@ func TestFlagFromEnvKeepsItsVariable(t *testing.T) {
 			}},
 		}
 	}
-	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "where"}}})
+	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "where", ReadOnly: true}}})
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -448,7 +448,7 @@ func TestArgumentNamingASubcommand(t *testing.T) {
 			}}},
 		}}}
 	}
-	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "db"}, {Command: ""}, {Command: "db drop", Write: true}}})
+	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "db", ReadOnly: true}, {Command: "", ReadOnly: true}, {Command: "db drop"}}})
 	for _, tc := range []struct {
 		tool string
 		args []string
@@ -477,7 +477,7 @@ func TestCommandThatReadsItsOwnFlags(t *testing.T) {
 			},
 		}}}
 	}
-	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "run"}}})
+	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "run", ReadOnly: true}}})
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -508,7 +508,7 @@ func TestMoreSliceFlags(t *testing.T) {
 			},
 		}}}
 	}
-	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "sum", NoArgs: true}}})
+	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "sum", ReadOnly: true, NoArgs: true}}})
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)

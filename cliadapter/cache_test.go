@@ -39,7 +39,7 @@ func TestCache(t *testing.T) {
 	t.Chdir(dir)
 	os.WriteFile("a.txt", []byte("one\n"), 0o644)
 	var runs atomic.Int64
-	c := connectApp(t, catApp(&runs), Options{Tools: []Tool{{Command: "cat", Cache: []string{"{args}", "{config}", "conf.d/"}}}})
+	c := connectApp(t, catApp(&runs), Options{Tools: []Tool{{Command: "cat", ReadOnly: true, Cache: []string{"{args}", "{config}", "conf.d/"}}}})
 	hit := func(args map[string]any, want bool, text, why string) {
 		t.Helper()
 		before := runs.Load()
@@ -73,10 +73,10 @@ func TestCacheRefused(t *testing.T) {
 		tool Tool
 		want string
 	}{
-		{Tool{Command: "rm", Write: true, Cache: []string{"x"}}, `Tool.Cache of "rm": a cached result is served instead of running the command, which is right only for a read-only one, and this one is Write`},
-		{Tool{Command: "cat", Cache: []string{"{nope}"}}, `{nope} names neither a served flag nor the positional input "args"`},
-		{Tool{Command: "cat", Cache: []string{"sig/[a"}}, `"sig/[a" is not a valid glob`},
-		{Tool{Command: "cat", Cache: []string{""}}, `"" is empty`},
+		{Tool{Command: "rm", Cache: []string{"x"}}, `Tool.Cache of "rm": a cached result is served instead of running the command, which is right only for a read-only one, and this one is not marked ReadOnly`},
+		{Tool{Command: "cat", ReadOnly: true, Cache: []string{"{nope}"}}, `{nope} names neither a served flag nor the positional input "args"`},
+		{Tool{Command: "cat", ReadOnly: true, Cache: []string{"sig/[a"}}, `"sig/[a" is not a valid glob`},
+		{Tool{Command: "cat", ReadOnly: true, Cache: []string{""}}, `"" is empty`},
 	} {
 		srv := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
 		err := AddTools(srv, catApp(&runs), Options{AllowWrite: true, Tools: []Tool{tc.tool}})
@@ -94,7 +94,7 @@ func TestOutputBudgetOwnServer(t *testing.T) {
 	t.Chdir(dir)
 	os.WriteFile("big.txt", []byte(strings.Repeat("0123456789\n", 1000)), 0o644)
 	var runs atomic.Int64
-	c := connectApp(t, catApp(&runs), Options{Tools: []Tool{{Command: "cat", OutputBudget: 2000}}})
+	c := connectApp(t, catApp(&runs), Options{Tools: []Tool{{Command: "cat", ReadOnly: true, OutputBudget: 2000}}})
 	res := call(t, c, "cat", map[string]any{"args": []string{"big.txt"}})
 	body := res.Content[0].Text
 	if len(res.Content) != 1 || len(body) > 2000 || !strings.HasPrefix(body, "0123456789\n") ||
@@ -102,14 +102,14 @@ func TestOutputBudgetOwnServer(t *testing.T) {
 		t.Errorf("cut result: %d blocks, %d characters:\n%s", len(res.Content), len(body), body)
 	}
 	// Over Claude Code's 50,000, the tool says how long its results may be.
-	c = connectApp(t, catApp(&runs), Options{Tools: []Tool{{Command: "cat", OutputBudget: 100000}, {Command: "rm", Name: "rm2"}}})
+	c = connectApp(t, catApp(&runs), Options{Tools: []Tool{{Command: "cat", ReadOnly: true, OutputBudget: 100000}, {Command: "rm", ReadOnly: true, Name: "rm2"}}})
 	tools, err := c.ListTools(context.Background())
 	if err != nil || len(tools) != 2 || fmt.Sprint(tools[0].Meta) != "map[anthropic/maxResultSizeChars:100000]" || tools[1].Meta != nil {
 		t.Errorf("tools/list: %v %+v, want _meta anthropic/maxResultSizeChars 100000 on cat alone", err, tools)
 	}
 	for _, b := range []int{-1, 999, 64<<20 + 1} {
 		srv := mcp.NewServer(mcp.Implementation{Name: "t", Version: "1"}, nil)
-		err := AddTools(srv, catApp(&runs), Options{Tools: []Tool{{Command: "cat", OutputBudget: b}}})
+		err := AddTools(srv, catApp(&runs), Options{Tools: []Tool{{Command: "cat", ReadOnly: true, OutputBudget: b}}})
 		want := `Tool.OutputBudget of "cat" is ` + strconv.Itoa(b) + " characters: use 1000 to 67108864, or 0 for the default of 40000"
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("OutputBudget %d: %v, want %q", b, err, want)

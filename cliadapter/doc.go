@@ -18,7 +18,7 @@
 //		app := &cli.App{Name: "rigor", Commands: []*cli.Command{checkCmd(), baselineCmd()}}
 //		app.Commands = append(app.Commands, cliadapter.Commands(newApp, cliadapter.Options{
 //			Prefix: "rigor_",
-//			Tools:  []cliadapter.Tool{{Command: "check", Args: "paths", OKExitCodes: []int{0, 1}}},
+//			Tools:  []cliadapter.Tool{{Command: "check", ReadOnly: true, Args: "paths", OKExitCodes: []int{0, 1}}},
 //		})...)
 //		app.Commands = append(app.Commands, registercmd.Commands(registercmd.Program{Args: []string{"mcp"}})...)
 //		return app
@@ -34,7 +34,7 @@
 // [github.com/mcpship/mcpship/registercmd.Init], Remove and Doctor itself.
 //
 // Commands are opt-in: only those listed in Options.Tools are served, and
-// those marked Write only when the server runs with --allow-write.
+// those not marked ReadOnly only when the server runs with --allow-write.
 //
 // Packages cobraadapter and cliv3adapter do the same, with the same
 // Options and Tool, for Cobra and urfave/cli v3 apps.

@@ -43,7 +43,7 @@ func ExampleAddTools() {
 	s := mcp.NewServer(mcp.Implementation{Name: "wc", Version: "1.0.0"}, nil)
 	err := cliadapter.AddTools(s, newApp, cliadapter.Options{
 		Prefix: "wc_",
-		Tools:  []cliadapter.Tool{{Command: "words", Args: "text"}},
+		Tools:  []cliadapter.Tool{{Command: "words", ReadOnly: true, Args: "text"}},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -82,7 +82,7 @@ func ExampleCommands() {
 		app := &cli.App{Name: "wc", Commands: []*cli.Command{{Name: "words", Action: func(*cli.Context) error { return nil }}}}
 		app.Commands = append(app.Commands, cliadapter.Commands(newApp, cliadapter.Options{
 			Prefix: "wc_",
-			Tools:  []cliadapter.Tool{{Command: "words", Args: "text"}},
+			Tools:  []cliadapter.Tool{{Command: "words", ReadOnly: true, Args: "text"}},
 		})...)
 		app.Commands = append(app.Commands, registercmd.Commands(registercmd.Program{Args: []string{"mcp"}})...)
 		return app

@@ -91,10 +91,10 @@ func newTestRoot() *cli.Command {
 var testOptions = Options{
 	Prefix: "demo_",
 	Tools: []Tool{
-		{Command: "show", JSON: true, Enum: map[string][]string{"format": {"text", "json"}}},
-		{Command: "fail", NoArgs: true, OKExitCodes: []int{0, 3}},
-		{Command: "wipe", Write: true},
-		{Command: "db st", NoArgs: true},
+		{Command: "show", ReadOnly: true, JSON: true, Enum: map[string][]string{"format": {"text", "json"}}},
+		{Command: "fail", ReadOnly: true, NoArgs: true, OKExitCodes: []int{0, 3}},
+		{Command: "wipe"},
+		{Command: "db st", ReadOnly: true, NoArgs: true},
 	},
 }
 
@@ -261,15 +261,15 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestRootAndBadOptions(t *testing.T) {
-	c := connect(t, newTestRoot, Options{Tools: []Tool{{Command: ""}}})
+	c := connect(t, newTestRoot, Options{Tools: []Tool{{Command: "", ReadOnly: true}}})
 	res := call(t, c, "demo", map[string]any{"depth": 5, "args": []string{"-x", "y"}})
 	if got := res.Content[0].Text; res.IsError || got != `root depth=5 args=["-x" "y"]` {
 		t.Errorf("root: %q", got)
 	}
 	for opts, want := range map[*Options]string{
-		{Tools: []Tool{{Command: "db nope"}}}:                                         `cliv3adapter: app demo has no command "nope" (Tool.Command "db nope"); it has: show-status`,
-		{Tools: []Tool{{Command: "show", Enum: map[string][]string{"count": {"1"}}}}}: `only a string flag`,
-		{Tools: []Tool{{Command: "show", Args: "name"}}}:                              `has a flag named "name"`,
+		{Tools: []Tool{{Command: "db nope", ReadOnly: true}}}:                                         `cliv3adapter: app demo has no command "nope" (Tool.Command "db nope"); it has: show-status`,
+		{Tools: []Tool{{Command: "show", ReadOnly: true, Enum: map[string][]string{"count": {"1"}}}}}: `only a string flag`,
+		{Tools: []Tool{{Command: "show", ReadOnly: true, Args: "name"}}}:                              `has a flag named "name"`,
 	} {
 		err := AddTools(mcp.NewServer(mcp.Implementation{Name: "x", Version: "1"}, nil), newTestRoot, *opts)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -349,7 +349,7 @@ func TestMutuallyExclusiveFlags(t *testing.T) {
 			},
 		}}}
 	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "render", NoArgs: true}}})
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "render", ReadOnly: true, NoArgs: true}}})
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -394,7 +394,7 @@ func TestArgumentNamingASubcommand(t *testing.T) {
 			}}},
 		}}}
 	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "db"}, {Command: ""}, {Command: "db drop", Write: true}}})
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "db", ReadOnly: true}, {Command: "", ReadOnly: true}, {Command: "db drop"}}})
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -423,7 +423,7 @@ func TestCommandThatReadsItsOwnFlags(t *testing.T) {
 			},
 		}}}
 	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "run"}}})
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "run", ReadOnly: true}}})
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -445,7 +445,7 @@ func TestFileFlag(t *testing.T) {
 			Action: func(context.Context, *cli.Command) error { return nil },
 		}}}
 	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "read", NoArgs: true}}})
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "read", ReadOnly: true, NoArgs: true}}})
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -468,7 +468,7 @@ func TestCommandsWithTheirOwnOutput(t *testing.T) {
 			},
 		}}}
 	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "hello", NoArgs: true}}})
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "hello", ReadOnly: true, NoArgs: true}}})
 	res := call(t, c, "hello", nil)
 	if got := res.Content[0].Text; res.IsError || got != "hello\n" {
 		t.Errorf("isError %v, %q", res.IsError, got)

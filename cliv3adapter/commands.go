@@ -13,7 +13,7 @@ import (
 // Commands returns the subcommands a host app adds to its root: "mcp",
 // which serves the chosen commands over stdio or HTTP, and "init", "remove" and
 // "doctor", which register "PROGRAM mcp" with AI assistants, take it out
-// again and check that it answers. When a tool is marked Write, init has
+// again and check that it answers. When a tool is not marked ReadOnly, init has
 // --allow-write, which registers "PROGRAM mcp --allow-write".
 //
 // Mistakes on the command line are errors whose ExitCode is 64, which
@@ -55,7 +55,7 @@ func Commands(newRoot func() *cli.Command, opts Options) []*cli.Command {
 func registration(opts Options) []*cli.Command {
 	p := registercmd.Program{Args: []string{"mcp"}}
 	for _, t := range opts.Tools {
-		if t.Write {
+		if !t.ReadOnly {
 			p.Flags = []registercmd.Flag{{Name: "allow-write", Bool: true, Usage: "register 'mcp --allow-write', which also serves the commands that change things"}}
 		}
 	}

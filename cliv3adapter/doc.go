@@ -26,7 +26,7 @@
 //		root := &cli.Command{Name: "rigor", Commands: []*cli.Command{checkCmd(), baselineCmd()}}
 //		root.Commands = append(root.Commands, cliv3adapter.Commands(newRoot, cliv3adapter.Options{
 //			Prefix: "rigor_",
-//			Tools:  []cliv3adapter.Tool{{Command: "check", Args: "paths", OKExitCodes: []int{0, 1}}},
+//			Tools:  []cliv3adapter.Tool{{Command: "check", ReadOnly: true, Args: "paths", OKExitCodes: []int{0, 1}}},
 //		})...)
 //		return root
 //	}
@@ -40,5 +40,5 @@
 // are the same in every program: their flags and help are mcpship's.
 //
 // Commands are opt-in: only those listed in Options.Tools are served, and
-// those marked Write only when the server runs with --allow-write.
+// those not marked ReadOnly only when the server runs with --allow-write.
 package cliv3adapter

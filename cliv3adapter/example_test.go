@@ -44,7 +44,7 @@ func ExampleAddTools() {
 	s := mcp.NewServer(mcp.Implementation{Name: "wc", Version: "1.0.0"}, nil)
 	err := cliv3adapter.AddTools(s, newRoot, cliv3adapter.Options{
 		Prefix: "wc_",
-		Tools:  []cliv3adapter.Tool{{Command: "words", Args: "text"}},
+		Tools:  []cliv3adapter.Tool{{Command: "words", ReadOnly: true, Args: "text"}},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -81,7 +81,7 @@ func ExampleCommands() {
 		root := &cli.Command{Name: "wc", Commands: []*cli.Command{{Name: "words", Action: func(context.Context, *cli.Command) error { return nil }}}}
 		root.Commands = append(root.Commands, cliv3adapter.Commands(newRoot, cliv3adapter.Options{
 			Prefix: "wc_",
-			Tools:  []cliv3adapter.Tool{{Command: "words", Args: "text"}},
+			Tools:  []cliv3adapter.Tool{{Command: "words", ReadOnly: true, Args: "text"}},
 		})...)
 		return root
 	}

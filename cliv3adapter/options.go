@@ -8,7 +8,7 @@ type Options struct {
 	Prefix string
 	// Tools lists the commands to serve. Nothing else is served.
 	Tools []Tool
-	// AllowWrite serves the tools marked Write as well. The "mcp"
+	// AllowWrite serves the tools not marked ReadOnly as well. The "mcp"
 	// subcommand sets it from its --allow-write flag.
 	AllowWrite bool
 	// Serial runs one call at a time, for apps whose flags write to
@@ -60,9 +60,13 @@ type Tool struct {
 	// structuredContent, an array v as {"result": v}; other output is
 	// text, as without JSON.
 	JSON bool
-	// Write marks a command that changes things: it is served only with
-	// AllowWrite, and not announced as read-only.
-	Write bool
+	// ReadOnly declares that the command changes nothing: it is served
+	// without AllowWrite, and announced read-only (MCP's readOnlyHint),
+	// so clients may run it without asking. A command not marked ReadOnly
+	// may change things: it is served only with AllowWrite, and
+	// announced with MCP's defaults for a tool that writes, so clients
+	// ask before each call. Default false.
+	ReadOnly bool
 	// Cache lists the files, folders ("sig/") and globs ("sig/**/*.rbs")
 	// the command's result depends on, relative to the working directory,
 	// with {name} placeholders for the call's flags and positional input
@@ -71,7 +75,7 @@ type Tool struct {
 	// without running the command, while those files are unchanged and
 	// the call's command line, the working directory, the environment and
 	// the executable are the same. Errors and cut output are never kept.
-	// Only for a command that does not change anything: not with Write.
+	// Only for a command marked ReadOnly.
 	Cache []string
 	// OutputBudget is the most characters of text a result carries, 1,000
 	// to 67,108,864. A longer result is cut to its head and its tail, with

@@ -100,10 +100,10 @@ func newTestRoot() *cobra.Command {
 var testOptions = Options{
 	Prefix: "demo_",
 	Tools: []Tool{
-		{Command: "show", JSON: true, Enum: map[string][]string{"format": {"text", "json"}}},
-		{Command: "fail", NoArgs: true, OKExitCodes: []int{0, 3}},
-		{Command: "wipe", Write: true},
-		{Command: "db st", NoArgs: true},
+		{Command: "show", ReadOnly: true, JSON: true, Enum: map[string][]string{"format": {"text", "json"}}},
+		{Command: "fail", ReadOnly: true, NoArgs: true, OKExitCodes: []int{0, 3}},
+		{Command: "wipe"},
+		{Command: "db st", ReadOnly: true, NoArgs: true},
 	},
 }
 
@@ -277,17 +277,17 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestRootAndBadOptions(t *testing.T) {
-	c := connect(t, newTestRoot, Options{Tools: []Tool{{Command: ""}}})
+	c := connect(t, newTestRoot, Options{Tools: []Tool{{Command: "", ReadOnly: true}}})
 	res := call(t, c, "demo", map[string]any{"depth": 5, "args": []string{"-x", "y"}})
 	if got := res.Content[0].Text; res.IsError || got != `root depth=5 args=["-x" "y"]` {
 		t.Errorf("root: %q", got)
 	}
 	for opts, want := range map[*Options]string{
-		{Tools: []Tool{{Command: "db nope"}}}:                                          `cobraadapter: app demo has no command "nope" (Tool.Command "db nope"); it has: show-status`,
-		{Tools: []Tool{{Command: "show", Enum: map[string][]string{"count": {"1"}}}}}:  `only a string flag`,
-		{Tools: []Tool{{Command: "show", Enum: map[string][]string{"format": {"a"}}}}}: `the default "text" is not one of`,
-		{Tools: []Tool{{Command: "show", Enum: map[string][]string{"nope": {"a"}}}}}:   `Tool.Enum names "nope"`,
-		{Tools: []Tool{{Command: "show", Args: "name"}}}:                               `has a flag named "name"`,
+		{Tools: []Tool{{Command: "db nope", ReadOnly: true}}}:                                          `cobraadapter: app demo has no command "nope" (Tool.Command "db nope"); it has: show-status`,
+		{Tools: []Tool{{Command: "show", ReadOnly: true, Enum: map[string][]string{"count": {"1"}}}}}:  `only a string flag`,
+		{Tools: []Tool{{Command: "show", ReadOnly: true, Enum: map[string][]string{"format": {"a"}}}}}: `the default "text" is not one of`,
+		{Tools: []Tool{{Command: "show", ReadOnly: true, Enum: map[string][]string{"nope": {"a"}}}}}:   `Tool.Enum names "nope"`,
+		{Tools: []Tool{{Command: "show", ReadOnly: true, Args: "name"}}}:                               `has a flag named "name"`,
 	} {
 		err := AddTools(mcp.NewServer(mcp.Implementation{Name: "x", Version: "1"}, nil), newTestRoot, *opts)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -371,7 +371,7 @@ func TestDefaultsCountAsLeftOut(t *testing.T) {
 		root.AddCommand(render)
 		return root
 	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "render", NoArgs: true}}})
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "render", ReadOnly: true, NoArgs: true}}})
 	for _, tc := range []struct {
 		args map[string]any
 		want string
@@ -416,7 +416,7 @@ func TestOtherValueTypes(t *testing.T) {
 		root.AddCommand(tag)
 		return root
 	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "tag", NoArgs: true, JSON: true}}})
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "tag", ReadOnly: true, NoArgs: true, JSON: true}}})
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -443,7 +443,7 @@ func TestToolNames(t *testing.T) {
 		root.AddCommand(db)
 		return root
 	}
-	c := connect(t, newRoot, Options{Prefix: "x_", Tools: []Tool{{Command: "db ms", Name: "st"}, {Command: "db migrate:status"}}})
+	c := connect(t, newRoot, Options{Prefix: "x_", Tools: []Tool{{Command: "db ms", ReadOnly: true, Name: "st"}, {Command: "db migrate:status", ReadOnly: true}}})
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -451,7 +451,7 @@ func TestToolNames(t *testing.T) {
 	if len(tools) != 2 || tools[0].Name != "x_st" || tools[1].Name != "x_db_migrate_status" {
 		t.Errorf("tools %+v", tools)
 	}
-	err = AddTools(mcp.NewServer(mcp.Implementation{Name: "x", Version: "1"}, nil), newRoot, Options{Prefix: strings.Repeat("p", 60), Tools: []Tool{{Command: "db ms"}}})
+	err = AddTools(mcp.NewServer(mcp.Implementation{Name: "x", Version: "1"}, nil), newRoot, Options{Prefix: strings.Repeat("p", 60), Tools: []Tool{{Command: "db ms", ReadOnly: true}}})
 	if want := `cobraadapter: "` + strings.Repeat("p", 60) + `db_migrate_status", the tool name of "db ms", is not 1 to 64 letters, digits, '_' or '-'; set its Tool.Name, or another Options.Prefix`; err == nil || err.Error() != want {
 		t.Errorf("a long name: %v\nwant %s", err, want)
 	}
@@ -471,7 +471,7 @@ func TestArgumentNamingASubcommand(t *testing.T) {
 		root.AddCommand(&cobra.Command{Use: "init", Short: "another", Run: func(cmd *cobra.Command, _ []string) { cmd.Print("another init") }})
 		return root
 	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "db"}, {Command: "init", NoArgs: true}}})
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "db", ReadOnly: true}, {Command: "init", ReadOnly: true, NoArgs: true}}})
 	if res := call(t, c, "db", map[string]any{"args": []string{"drop"}}); res.IsError || res.Content[0].Text != `db ["drop"]` {
 		t.Errorf("db drop: %+v", res)
 	}
@@ -495,7 +495,7 @@ func TestCommandThatReadsItsOwnFlags(t *testing.T) {
 		root.AddCommand(run)
 		return root
 	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "run"}}})
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "run", ReadOnly: true}}})
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -524,7 +524,7 @@ func TestCommandsWithTheirOwnOutput(t *testing.T) {
 		root.AddCommand(hello)
 		return root
 	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "hello", NoArgs: true}}})
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "hello", ReadOnly: true, NoArgs: true}}})
 	res := call(t, c, "hello", nil)
 	if got := res.Content[0].Text; res.IsError || got != "hello\n" {
 		t.Errorf("isError %v, %q", res.IsError, got)
@@ -543,7 +543,7 @@ func TestPanickingCommand(t *testing.T) {
 		}})
 		return root
 	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "first"}}, Serial: true})
+	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "first", ReadOnly: true}}, Serial: true})
 	for range 2 { // Serial's lock is released
 		res := call(t, c, "first", nil)
 		got := res.Content[0].Text

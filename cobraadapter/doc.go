@@ -28,7 +28,7 @@
 //		root.AddCommand(checkCmd(), baselineCmd())
 //		root.AddCommand(cobraadapter.Commands(newRoot, cobraadapter.Options{
 //			Prefix: "rigor_",
-//			Tools:  []cobraadapter.Tool{{Command: "check", Args: "paths", OKExitCodes: []int{0, 1}}},
+//			Tools:  []cobraadapter.Tool{{Command: "check", ReadOnly: true, Args: "paths", OKExitCodes: []int{0, 1}}},
 //		})...)
 //		return root
 //	}
@@ -42,5 +42,5 @@
 // are the same in every program: their flags and help are mcpship's.
 //
 // Commands are opt-in: only those listed in Options.Tools are served, and
-// those marked Write only when the server runs with --allow-write.
+// those not marked ReadOnly only when the server runs with --allow-write.
 package cobraadapter

@@ -42,7 +42,7 @@ func ExampleAddTools() {
 	s := mcp.NewServer(mcp.Implementation{Name: "wc", Version: "1.0.0"}, nil)
 	err := cobraadapter.AddTools(s, newRoot, cobraadapter.Options{
 		Prefix: "wc_",
-		Tools:  []cobraadapter.Tool{{Command: "words", Args: "text"}},
+		Tools:  []cobraadapter.Tool{{Command: "words", ReadOnly: true, Args: "text"}},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -80,7 +80,7 @@ func ExampleCommands() {
 		root.AddCommand(&cobra.Command{Use: "words", Run: func(*cobra.Command, []string) {}})
 		root.AddCommand(cobraadapter.Commands(newRoot, cobraadapter.Options{
 			Prefix: "wc_",
-			Tools:  []cobraadapter.Tool{{Command: "words", Args: "text"}},
+			Tools:  []cobraadapter.Tool{{Command: "words", ReadOnly: true, Args: "text"}},
 		})...)
 		return root
 	}

@@ -45,7 +45,7 @@ func (p *cacheProject) manifest(cache string) {
   "inputs": {"file": {"required": true}, "level": {"env": "LEVEL"}, "fail": {"env": "FAIL"},
     "big": {"env": "BIG"}, "sleep": {"env": "SLEEP"}},
   "env": {"COUNT": "`+filepath.Join(p.dir, "count")+`"},
-  "maxOutputBytes": 1024, "timeout": "1s",
+  "maxOutputBytes": 1024, "timeout": "1s", "readOnly": true,
   "cache": `+cache+`}]}`)
 }
 

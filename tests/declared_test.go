@@ -83,7 +83,8 @@ func TestDeclaredOutputErrors(t *testing.T) {
 		{`"icons":[{"src":"https://x/i.png","theme":"blue","sizes":["48"]}]`, `tools[0].icons[0].theme: "blue" is not a theme`},
 		{`"icons":[{"mimeType":"image/png"}]`, `tools[0].icons[0]: missing "src"`},
 		{`"readOnly":false,"annotations":{"readOnlyHint":true}`, `tools[0].annotations.readOnlyHint: true contradicts "readOnly": false; give the hint once`},
-		{`"annotations":{"destructiveHint":true}`, `"destructive" and "idempotent" describe write-side tools`},
+		{`"readOnly":true,"annotations":{"destructiveHint":true}`, `"destructive" and "idempotent" describe a tool that changes things, and this one is "readOnly": true`},
+		{`"annotations":{"readOnlyHint":true},"idempotent":false`, `"destructive" and "idempotent" describe a tool that changes things, and this one is "readOnly": true`},
 		{`"annotations":{"readOnly":true}`, `tools[0].annotations.readOnly: unknown field "readOnly"; the fields here are destructiveHint, idempotentHint, openWorldHint, readOnlyHint, title`},
 	} {
 		m := `{"tools":[{"name":"t","description":"d","command":["echo"],` + tc.tool + `}]}`

@@ -204,7 +204,7 @@ func TestCutResultsAreNotCached(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := `{"tools":[{"name":"p","description":"d","command":["standin","{words}"],"inputs":{"words":{"type":"array"}},
-		"output":"text","dir":".","outputBudget":2000,"cache":{"inputs":["input.txt"]}}]}`
+		"output":"text","dir":".","outputBudget":2000,"readOnly":true,"cache":{"inputs":["input.txt"]}}]}`
 	if err := os.WriteFile(file, []byte(m), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -314,7 +314,7 @@ func limitMemory(maxMessageBytes int) {
 var selfTools = cliadapter.Options{
 	Prefix: "mcpship_",
 	Tools: []cliadapter.Tool{
-		{Command: "version", NoArgs: true, JSON: true, Title: "mcpship version",
+		{Command: "version", ReadOnly: true, NoArgs: true, JSON: true, Title: "mcpship version",
 			Description: "Report the version, commit, build date and platform of this mcpship server; with json, as a JSON object."},
 	},
 	ExitCode: exitCode,

@@ -51,11 +51,12 @@ var tools = cliv3adapter.Options{
 	Prefix: "cliv3app_",
 	Tools: []cliv3adapter.Tool{
 		// A count depends only on the files counted: kept while they are unchanged.
-		{Command: "count", Args: "files", JSON: true, Enum: map[string][]string{"by": {"lines", "words", "bytes"}}, Cache: []string{"{files}"}},
+		{Command: "count", ReadOnly: true, Args: "files", JSON: true, Enum: map[string][]string{"by": {"lines", "words", "bytes"}}, Cache: []string{"{files}"}},
 		// Matches can run to thousands of lines: past 20,000 characters the
 		// result keeps the first and the last, and the rest is a resource.
-		{Command: "find", Args: "files", OKExitCodes: []int{0, 1}, OutputBudget: 20000},
-		{Command: "touch", Args: "files", Write: true},
+		{Command: "find", ReadOnly: true, Args: "files", OKExitCodes: []int{0, 1}, OutputBudget: 20000},
+		// touch changes files: not ReadOnly, so served only with "mcp --allow-write".
+		{Command: "touch", Args: "files"},
 	},
 }
 

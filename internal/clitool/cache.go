@@ -23,8 +23,8 @@ func (t *tool) compileCache() error {
 	if len(spec.Cache) == 0 {
 		return nil
 	}
-	if spec.Write {
-		return fmt.Errorf("%s: Tool.Cache of %q: a cached result is served instead of running the command, which is right only for a read-only one, and this one is Write", pkg, spec.Command)
+	if !spec.ReadOnly {
+		return fmt.Errorf("%s: Tool.Cache of %q: a cached result is served instead of running the command, which is right only for a read-only one, and this one is not marked ReadOnly", pkg, spec.Command)
 	}
 	for _, s := range spec.Cache {
 		parts, err := parseCachePattern(s)

@@ -52,7 +52,7 @@ type Tool struct {
 	Enum               map[string][]string
 	OKExitCodes        []int
 	JSON               bool
-	Write              bool
+	ReadOnly           bool
 	Cache              []string
 	OutputBudget       int
 }
@@ -99,14 +99,15 @@ func NoCommand(app App, spec string, name string, have []string) error {
 }
 
 // AddTools registers tools, the commands of app that opts chooses, as
-// tools of srv. Tools marked Write are left out unless opts.AllowWrite.
+// tools of srv. Tools not marked ReadOnly are left out unless
+// opts.AllowWrite.
 func AddTools(srv *mcp.Server, app App, tools []Tool, opts Options) error {
 	if opts.MaxOutputBytes <= 0 {
 		opts.MaxOutputBytes = 1 << 20
 	}
 	r := &runner{app: app, opts: opts}
 	for _, spec := range tools {
-		if spec.Write && !opts.AllowWrite {
+		if !spec.ReadOnly && !opts.AllowWrite {
 			continue
 		}
 		cmd, err := app.Find(strings.Fields(spec.Command))
@@ -210,7 +211,7 @@ func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
 		Title:       title,
 		Description: description,
 		InputSchema: raw,
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: mcp.Bool(!spec.Write)},
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: mcp.Bool(spec.ReadOnly)},
 		Meta:        toolresult.ToolMeta(spec.OutputBudget),
 	}
 	return t, nil

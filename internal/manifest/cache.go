@@ -28,7 +28,7 @@ func (t *tool) compileCache(probs *problemList) {
 	at := t.path + ".cache"
 	if !t.readOnly {
 		probs.add(at, "a cache serves a stored result instead of running the command, which is right only for a read-only tool, "+
-			"and this one has \"readOnly\": false; drop \"cache\"")
+			"and this one is not declared \"readOnly\": true; declare it if the command changes nothing, or drop \"cache\"")
 	}
 	if len(c.Inputs) == 0 {
 		probs.add(at, "no \"inputs\": list the files, folders and globs the result depends on, relative to the tool's "+

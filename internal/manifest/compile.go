@@ -25,9 +25,9 @@ func (m *Manifest) compile(probs *problemList, path string, spec *Tool) *tool {
 	}
 	t.compileSummary(probs)
 	t.compileDeclared(probs)
-	t.readOnly = spec.ReadOnly == nil || *spec.ReadOnly
+	t.readOnly = spec.ReadOnly != nil && *spec.ReadOnly
 	if t.readOnly && (spec.Destructive != nil || spec.Idempotent != nil) {
-		probs.add(path, "\"destructive\" and \"idempotent\" describe write-side tools; set \"readOnly\": false as well, or drop them")
+		probs.add(path, "\"destructive\" and \"idempotent\" describe a tool that changes things, and this one is \"readOnly\": true; drop them, or drop \"readOnly\"")
 	}
 	t.compileCache(probs)
 	return t

@@ -102,14 +102,18 @@ type Tool struct {
 	// Summary is a Go text/template over the parsed JSON output, giving
 	// the text shown next to structuredContent (output "json" only).
 	Summary string `json:"summary"`
-	// ReadOnly is true unless set to false; write-side tools must say so.
+	// ReadOnly declares that the command changes nothing: clients may
+	// then run it without asking. Default false, as MCP's readOnlyHint.
 	ReadOnly *bool `json:"readOnly"`
-	// Destructive becomes the MCP destructiveHint (write-side tools only).
+	// Destructive becomes the MCP destructiveHint: a change may destroy
+	// something (MCP's default, true). Not with ReadOnly.
 	Destructive *bool `json:"destructive"`
-	// Idempotent becomes the MCP idempotentHint (write-side tools only).
+	// Idempotent becomes the MCP idempotentHint: calling again with the
+	// same arguments changes nothing more (MCP's default, false). Not
+	// with ReadOnly.
 	Idempotent *bool `json:"idempotent"`
 	// OpenWorld becomes the MCP openWorldHint: the tool reaches outside
-	// services.
+	// services (MCP's default, true).
 	OpenWorld *bool `json:"openWorld"`
 	// Worker keeps the program warm between calls; nil runs it cold,
 	// one process per call.

@@ -67,7 +67,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	common := fmt.Sprintf(`"command": [%q, "--", "{file}"], "inputs": {"file": {"required": true}}`, cat)
+	common := fmt.Sprintf(`"command": [%q, "--", "{file}"], "inputs": {"file": {"required": true}}, "readOnly": true`, cat)
 	m := fmt.Sprintf(`{"defaults": {"dir": %q}, "tools": [
 	  {"name": "plain", "description": "no cache", %s},
 	  {"name": "c10", "description": "10 inputs", %s, "cache": {"inputs": ["{file}", "few/"]}},
