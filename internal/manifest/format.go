@@ -63,6 +63,11 @@ type Settings struct {
 	// Output is "text" (the default: stdout as text) or "json" (stdout
 	// parsed as JSON into structuredContent).
 	Output string `json:"output"`
+	// Stderr says when what the command writes to stderr is in the
+	// result: "errors" (the default: in isError results only; otherwise
+	// it is reported as progress) or "always", for programs that report
+	// findings there.
+	Stderr string `json:"stderr"`
 	// OKExitCodes are the exit codes that are a normal result; any other
 	// makes the result an error (isError). Default [0].
 	OKExitCodes []int `json:"okExitCodes"`

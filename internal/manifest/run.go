@@ -65,6 +65,7 @@ func (t *tool) execute(ctx context.Context, req *mcp.CallRequest, prog string, a
 		return nil, r, ctx.Err()
 	}
 	r.out.Budget = t.outputBudget(req)
+	r.out.ShowStderr = t.stderr
 	return t.result(r), r, nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpship/mcpship/internal/toolresult"
@@ -13,6 +15,7 @@ func checkSettings(probs *problemList, path string, s *Settings) {
 	if s.Output != "" && s.Output != "text" && s.Output != "json" {
 		probs.add(path+".output", "%q is not an output mode; use \"text\" or \"json\"", s.Output)
 	}
+	checkMode(probs, path+".stderr", s.Stderr, "stderr mode", "errors", "always")
 	if s.OKExitCodes != nil && len(s.OKExitCodes) == 0 {
 		probs.add(path+".okExitCodes", "empty: no exit code would be a normal result; list at least one, such as [0]")
 	}
@@ -49,6 +52,34 @@ func checkSettings(probs *problemList, path string, s *Settings) {
 	}
 }
 
+// checkMode checks the value of a field that takes one of modes, "" for
+// the default.
+func checkMode(probs *problemList, path, value, what string, modes ...string) {
+	if value == "" || slices.Contains(modes, value) {
+		return
+	}
+	hint := ""
+	for _, m := range modes {
+		if strings.EqualFold(m, value) || distance(m, strings.ToLower(value)) <= 2 {
+			hint = fmt.Sprintf(" (did you mean %q?)", m)
+			break
+		}
+	}
+	probs.add(path, "%q is not a %s%s; use %s", value, what, hint, quoteOr(modes))
+}
+
+// quoteOr is "a" or "b", or "a", "b" or "c".
+func quoteOr(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = strconv.Quote(w)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
 // The range of outputBudget: room for a head, a tail and the note between
 // them; at most what maxOutputBytes can keep.
 const (
@@ -65,6 +96,7 @@ func (t *tool) settle(d, s *Settings) {
 		return b
 	}
 	t.output = pick(pick(s.Output, d.Output), "text")
+	t.stderr = pick(s.Stderr, d.Stderr) == "always"
 	t.okCodes = s.OKExitCodes
 	if t.okCodes == nil {
 		t.okCodes = d.OKExitCodes

@@ -22,6 +22,7 @@ type tool struct {
 	order  []string // input names, sorted
 
 	output       string
+	stderr       bool // in every result, not only isError ones
 	okCodes      []int
 	dir          string
 	env          map[string]string

@@ -25,6 +25,10 @@
 //     rules otherwise: there a number or a cut value is more likely text.
 //   - A run that failed ([Capture.Error]) is an isError result: the
 //     message, then stderr and stdout, each with its truncation note.
+//   - Stderr is in a normal result only when asked ([Capture.ShowStderr]),
+//     for programs that report findings there: after stdout in a text
+//     result, under a "stderr:" line; in a block of its own before the
+//     JSON of a structured one, at most a quarter of the budget.
 //   - With a [Budget], a result whose text is longer is cut to its head
 //     and tail with a note between them; the whole output (stdout, or the
 //     whole text of an error) is kept as a resource that the note names and
@@ -53,6 +57,10 @@ type Capture struct {
 	Stderr Buffer
 	// Budget, when set, cuts results whose text is too long ([Budget]).
 	Budget *Budget
+	// ShowStderr puts what the run wrote to stderr in a result that is
+	// not an error too, within the budget. An isError result always
+	// carries it.
+	ShowStderr bool
 	// Cut is set once a result was cut to the budget: it links to output
 	// kept elsewhere for a while, so it must not be stored to be served
 	// again.
@@ -83,7 +91,47 @@ func (c *Capture) Text(code int) *mcp.CallToolResult {
 		}
 		text += fmt.Sprintf("(exit status %d)", code)
 	}
+	if errText := c.stderrText(); errText != "" {
+		if c.Stdout.Total() == 0 && code == 0 {
+			text = ""
+		} else if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		text += "stderr:\n" + errText
+		return c.fit(mcp.TextResult(text), "text/plain", []byte(text), int64(len(text)))
+	}
 	return c.fit(mcp.TextResult(text), "text/plain", c.Stdout.bytes(), c.Stdout.Total())
+}
+
+// stderrText is stderr with its truncation note, for a result that shows
+// it: "" unless ShowStderr is set and the run wrote to stderr.
+func (c *Capture) stderrText() string {
+	if !c.ShowStderr || c.Stderr.Total() == 0 {
+		return ""
+	}
+	return strings.TrimRight(c.Stderr.String(), "\n") + c.note(&c.Stderr)
+}
+
+// withStderr adds stderr, when shown, to a structured result, in a block
+// before its JSON text: at most a quarter of the budget, its middle cut,
+// so that the JSON keeps its room.
+func (c *Capture) withStderr(res *mcp.CallToolResult) *mcp.CallToolResult {
+	text := c.stderrText()
+	if text == "" {
+		return res
+	}
+	if b := c.Budget; b != nil && b.Chars > 0 {
+		room := max(b.Chars/4, minBody)
+		if n := utf8.RuneCountInString(text); n > room {
+			text = cutMiddle(text, room, func(_, _, _, cut int) string {
+				return fmt.Sprintf("\n[… %d of %d characters of stderr cut here to fit the output budget of %d characters (%s) …]\n", cut, n, b.Chars, b.Setting)
+			})
+		}
+	}
+	last := len(res.Content) - 1
+	block := mcp.Content{Type: "text", Text: "stderr:\n" + text}
+	res.Content = append(res.Content[:last], block, res.Content[last])
+	return res
 }
 
 // JSON returns stdout, which must be one JSON value, as a structured
@@ -100,7 +148,7 @@ func (c *Capture) JSON(prog string, code int, summary func(obj map[string]any) s
 	if err != nil {
 		return c.Error("%s was expected to print JSON but printed something else (%v).", prog, err)
 	}
-	return c.fit(structured(v, code, summary), "application/json", c.Stdout.bytes(), c.Stdout.Total())
+	return c.fit(c.withStderr(structured(v, code, summary)), "application/json", c.Stdout.bytes(), c.Stdout.Total())
 }
 
 // JSONOrText is for a command that prints JSON when asked, such as with
@@ -112,7 +160,7 @@ func (c *Capture) JSONOrText(code int) *mcp.CallToolResult {
 	switch v.(type) {
 	case map[string]any, []any:
 		if err == nil {
-			return c.fit(structured(v, code, nil), "application/json", c.Stdout.bytes(), c.Stdout.Total())
+			return c.fit(c.withStderr(structured(v, code, nil)), "application/json", c.Stdout.bytes(), c.Stdout.Total())
 		}
 	}
 	return c.Text(code)
