@@ -59,6 +59,7 @@ func sharedApp(newApp func() *cli.App) clitool.App {
 		app.ExitErrHandler = func(*cli.Context, error) {} // never os.Exit
 		app.DisableSliceFlagSeparator = true              // each item is one value, commas and all
 		isolate(app)
+		freshLists(app)
 		return app.RunContext(ctx, argv)
 	}
 	return a
@@ -110,4 +111,47 @@ func isolate(app *cli.App) {
 		}
 	}
 	walk(app.Commands)
+}
+
+// freshLists empties the Destination of each list flag of the app, so
+// that a call's values replace the list's default rather than add to
+// what an earlier call left there. urfave/cli v2 sets the flags' other
+// Destinations to their defaults on each run, and a list's too, but once
+// a list was given a value it adds later values to what it holds.
+func freshLists(app *cli.App) {
+	reset := func(flags []cli.Flag) {
+		for _, f := range flags {
+			switch f := f.(type) {
+			case *cli.StringSliceFlag:
+				zero(f.Destination)
+			case *cli.IntSliceFlag:
+				zero(f.Destination)
+			case *cli.Int64SliceFlag:
+				zero(f.Destination)
+			case *cli.UintSliceFlag:
+				zero(f.Destination)
+			case *cli.Uint64SliceFlag:
+				zero(f.Destination)
+			case *cli.Float64SliceFlag:
+				zero(f.Destination)
+			}
+		}
+	}
+	reset(app.Flags)
+	var walk func([]*cli.Command)
+	walk = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			reset(c.Flags)
+			walk(c.Subcommands)
+		}
+	}
+	walk(app.Commands)
+}
+
+// zero sets *p to its zero value, when p is not nil.
+func zero[T any](p *T) {
+	if p != nil {
+		var z T
+		*p = z
+	}
 }

@@ -6,9 +6,14 @@
 // every call. urfave/cli v2 keeps parsed flag state in the App and Command
 // structs, so one App cannot run two calls at once, and a reused App can
 // carry values from one call into the next; a fresh App per call avoids
-// both, and calls run concurrently. An app whose flags write into shared
-// (package-level) Destination variables, or whose actions share other
-// global state, must set Options.Serial, which runs one call at a time.
+// both, and calls run concurrently. Each call sees only the flags it
+// gives, the others at their defaults, even in Destination variables
+// shared by every App (package-level ones): urfave/cli sets those to
+// their defaults on each run, and the adapter empties the lists among
+// them before it. Two calls at once would still write the same
+// variables, so an app whose flags write into shared Destination
+// variables, or whose actions share other global state, must set
+// Options.Serial, which runs one call at a time.
 //
 // A host app gets its own "mcp" subcommand from [Commands], and from
 // package registercmd the "init", "remove" and "doctor" subcommands that

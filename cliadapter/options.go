@@ -13,6 +13,7 @@ type Options struct {
 	AllowWrite bool
 	// Serial runs one call at a time, for apps whose flags write to
 	// shared Destination variables or whose actions share global state.
+	// Each call sees only its own flags either way.
 	Serial bool
 	// ExitCode maps the error the app returns to an exit code. Default:
 	// the code of an error with an ExitCode method, such as a

@@ -6,10 +6,13 @@
 // root, called afresh for every call. urfave/cli keeps parsed flag state
 // in the Command and Flag structs, so one tree cannot run two calls at
 // once, and a reused tree can carry values from one call into the next; a
-// fresh tree per call avoids both, and calls run concurrently. An app
-// whose flags write into shared (package-level) Destination variables, or
-// whose actions share other global state, must set Options.Serial, which
-// runs one call at a time.
+// fresh tree per call avoids both, and calls run concurrently. Each call
+// sees only the flags it gives, the others at their defaults, even in
+// Destination variables shared by every tree (package-level ones):
+// urfave/cli sets those to their defaults on each run. Two calls at once
+// would still write the same variables, so an app whose flags write into
+// shared Destination variables, or whose actions share other global
+// state, must set Options.Serial, which runs one call at a time.
 //
 // A flag becomes an input of the type of its value: bool, string, int
 // and uint of every size, float32 and float64, time.Duration, and the

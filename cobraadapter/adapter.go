@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -14,6 +15,9 @@ import (
 
 // AddTools registers the commands opts chooses as tools of srv. newRoot
 // is called once here to read the commands and flags, then once per call.
+// Before each call every flag of the tree is set to its default and marked
+// unchanged. A newRoot that returns the same tree every time (as an app
+// laid out by cobra-cli does) has its calls run one at a time.
 func AddTools(srv *mcp.Server, newRoot func() *cobra.Command, opts Options) error {
 	o, tools := opts.shared()
 	return clitool.AddTools(srv, sharedApp(newRoot), tools, o)
@@ -21,7 +25,8 @@ func AddTools(srv *mcp.Server, newRoot func() *cobra.Command, opts Options) erro
 
 // sharedApp describes an app to package clitool.
 func sharedApp(newRoot func() *cobra.Command) clitool.App {
-	root := newRoot()
+	setup := newRoot()
+	root := setup
 	a := clitool.App{Pkg: "cobraadapter", Name: root.Name()}
 	a.Find = func(path []string) (*clitool.Command, error) {
 		cmd := root
@@ -51,9 +56,16 @@ func sharedApp(newRoot func() *cobra.Command) clitool.App {
 		out.Flags = append(flags(cmd.LocalFlags()), flags(cmd.InheritedFlags())...)
 		return out, nil
 	}
+	// A tree that newRoot gives again serves one call at a time.
+	var shared sync.Mutex
 	// Cobra reads no subcommand after "--", so path needs no care.
 	a.Run = func(ctx context.Context, _, argv []string, stdout, stderr io.Writer) error {
 		root := newRoot()
+		if root == setup {
+			shared.Lock()
+			defer shared.Unlock()
+		}
+		resetFlags(root)
 		root.SetArgs(argv[1:])
 		// A command that has its own input or output (such as
 		// SetOut(os.Stdout)) would read or write the protocol stream

@@ -5,11 +5,17 @@
 // The app comes from a constructor, func() *cobra.Command returning the
 // root, called afresh for every call. Cobra keeps parsed flag values in
 // the commands' flag sets, so one tree cannot run two calls at once, and
-// a reused tree carries values from one call into the next; a fresh tree
-// per call avoids both, and calls run concurrently. An app whose flags
-// are bound to shared (package-level) variables, or whose commands share
-// other global state, must set Options.Serial, which runs one call at a
-// time. Commands print with cmd.Print*, cmd.OutOrStdout() and
+// a reused tree would carry values from one call into the next; a fresh
+// tree per call avoids both, and calls run concurrently. Before each call
+// the adapter also sets every flag of the tree to its default and marks
+// it unchanged (a list takes its default back whole), so a call sees only
+// the flags it gives, even in variables the flags are bound to. A
+// constructor that returns the same tree every time, as in an app laid
+// out as cobra-cli generates it (package-level commands, flags bound to
+// package-level variables in init), works: its calls run one at a time.
+// An app that builds a fresh tree but binds its flags to package-level
+// variables, or whose commands share other global state, must set
+// Options.Serial, which runs one call at a time. Commands print with cmd.Print*, cmd.OutOrStdout() and
 // cmd.ErrOrStderr(); what they write to os.Stdout is not the tool's
 // output (see Options.RedirectStdout).
 //

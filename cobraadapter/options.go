@@ -12,7 +12,9 @@ type Options struct {
 	// subcommand sets it from its --allow-write flag.
 	AllowWrite bool
 	// Serial runs one call at a time, for apps whose flags are bound to
-	// shared variables or whose commands share global state.
+	// shared variables or whose commands share global state. Each call
+	// sees only its own flags either way, and a constructor that returns
+	// the same tree every time has its calls run one at a time anyway.
 	Serial bool
 	// ExitCode maps the error the app returns to an exit code. Default:
 	// the code of an error with an ExitCode() int method, else 1 (and 0
