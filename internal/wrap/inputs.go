@@ -264,9 +264,11 @@ func namesProgram(w inputWords) string {
 
 // rePassesArgs finds a description that says the value is handed on to
 // another program as its arguments: clang-tidy's --extra-arg,
-// "Additional argument to append to the compiler command line". A
-// compiler's arguments can load a plugin (-fplugin=, -Xclang -load).
-var rePassesArgs = re(`(?i)\b(?:argument|arguments|args|options|flags)\b[^.;]{0,40}?\b(?:to|for)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:compiler|linker|interpreter|subprocess|child process|command line|command-line)\b`)
+// "Additional argument to append to the compiler command line"; rsync's
+// -M, "send OPTION to the remote side only". A compiler's arguments can
+// load a plugin (-fplugin=, -Xclang -load), a remote rsync's can run a
+// command.
+var rePassesArgs = re(`(?i)\b(?:argument|arguments|args|option|options|flags)\b[^.;]{0,40}?\b(?:to|for)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:compiler|linker|interpreter|subprocess|child process|command line|command-line|remote side|remote program|remote command|remote shell)\b`)
 
 func passesArgs(w inputWords) string {
 	if m := rePassesArgs().FindString(w.text); m != "" {

@@ -127,6 +127,7 @@ func TestJudgeInput(t *testing.T) {
 		{[]string{"--rulesdir"}, "path::String", "Load additional rules from this directory", nil, runsInput},
 		{[]string{"-A", "--app"}, "TEXT", "The Flask application or factory function to load, in the form 'module:name'.", nil, runsInput},
 		{[]string{"--extra-arg"}, "<string>", "Additional argument to append to the compiler command line", nil, runsInput},
+		{[]string{"--remote-option", "-M"}, "OPT", "send OPTION to the remote side only", nil, runsInput},
 		{[]string{"-init"}, "FILENAME", "read/process named file", nil, runsInput},
 		{[]string{"-u"}, "<vimrc>", "Use <vimrc> instead of any .vimrc", nil, runsInput},
 		{[]string{"-w", "--watch"}, "", "After listing/getting the requested object, watch for changes.", nil, runsInput},
