@@ -5,13 +5,15 @@
 #
 #   bash scripts/test.sh
 #
-# It needs Go 1.25 or later and, for the real-client tests, Node.js 20 or
-# later with npm. It installs pinned tools and clients into $MCPSHIP_CACHE
-# (default ~/.cache/mcpship). A tool or client group it cannot install (no
-# root for apt-get, a registry out of reach, no npm) gets one "SKIPPED:" line
-# and the tests that need it skip; the summary at the end says what ran and
-# what was skipped, and why. With CI=true nothing may be skipped: a tool that
-# is missing fails the run.
+# It needs Go 1.25 or later and, for the real-client tests and the wrap
+# tests' prettier and ESLint, Node.js 20 or later with npm (CONTRIBUTING.md
+# lists everything). It installs pinned tools and clients into
+# $MCPSHIP_CACHE (default ~/.cache/mcpship). A tool or client group it cannot
+# install (no root for apt-get, a registry out of reach, no npm, an npm
+# install that fails) gets one "SKIPPED:" line and the tests that need it
+# skip, as does a test that cannot run here (one that needs root); the
+# summary at the end says what ran and what was skipped, and why. With
+# CI=true nothing may be skipped: a tool that is missing fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -143,7 +145,7 @@ if [ "$ci" = true ] || [ ${#skipped[@]} -eq 0 ]; then
 fi
 export PATH="${MCPSHIP_CACHE:-$HOME/.cache/mcpship}/tools:$PATH"
 
-step "install wrap test programs" "Debian's gdu, duf, yamllint, reuse, flask, black, fd, hyperfine, hexyl, ripgrep, restic, git; yq, swag, urfave/cli's builder (cached)"
+step "install wrap test programs" "28 Debian packages (gdu, yamllint, ripgrep, git, ...), yq, swag, urfave/cli's builder, prettier, ESLint (cached)"
 sh scripts/install-wrapfixtures.sh 2>&1 | tee "$logs/wrapfixtures"
 collect_skips "$logs/wrapfixtures"
 if [ "$ci" = true ] || ! grep -q 'SKIPPED: ' "$logs/wrapfixtures"; then
