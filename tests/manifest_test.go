@@ -351,13 +351,13 @@ func TestGoappExample(t *testing.T) {
 }
 
 func TestManifestListAndConcurrentCalls(t *testing.T) {
-	c := serve(t, "--manifest", rigorManifest+","+standinManifest)
+	c := serve(t, "--manifest", rigorManifest, "--manifest", standinManifest)
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(tools) != 13 {
-		t.Fatalf("got %d tools from a comma-separated list of two manifests, want 7+6", len(tools))
+		t.Fatalf("got %d tools from two manifests, want 7+6", len(tools))
 	}
 	// Calls run concurrently, each in its own process with its own argv.
 	errs := make(chan error, 20)

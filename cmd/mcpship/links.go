@@ -23,7 +23,7 @@ func linksCommand() *cli.Command {
 			"'mcpship serve --manifest FILE', run as --command (default: mcpship, found on the user's PATH).\n" +
 			"After \"--\", the links install that command instead, such as a Go app's 'myapp mcp'.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "manifest", Usage: "manifest the server serves (checked as 'mcpship manifest check' does)"},
+			&cli.GenericFlag{Name: "manifest", Value: &oneFlag{why: "the links serve one manifest; merge their tools into one, or make links for each"}, Usage: "manifest the server serves (checked as 'mcpship manifest check' does)"},
 			&cli.StringFlag{Name: "manifest-path", Usage: "the manifest's path on the users' machines (default: --manifest, made absolute)"},
 			&cli.StringFlag{Name: "name", Value: "mcpship", Usage: "server name in the assistants' configs"},
 			&cli.StringFlag{Name: "command", Value: "mcpship", Usage: "the mcpship the links run: a bare name is found on the user's PATH"},

@@ -133,6 +133,9 @@ func newAppWith(stdin io.Reader, stdout, stderr io.Writer, cmds []*cli.Command) 
 		// Errors are printed once, by run, with the right exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   usageError,
+		// A value is one value: a --manifest path or an --allow-origin
+		// may hold a comma, and repeating the flag gives more.
+		DisableSliceFlagSeparator: true,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("unknown command %q", c.Args().First())

@@ -117,3 +117,22 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 // String implements flag.Value.
 func (l *listFlag) String() string { return strings.Join(*l, " ") }
+
+// oneFlag is a flag given at most once: a second value is a usage error
+// instead of replacing the first without a word. why says what to do.
+type oneFlag struct {
+	value, why string
+	set        bool
+}
+
+// Set implements flag.Value.
+func (o *oneFlag) Set(v string) error {
+	if o.set {
+		return fmt.Errorf("given twice (%q, then %q): %s", o.value, v, o.why)
+	}
+	o.value, o.set = v, true
+	return nil
+}
+
+// String implements flag.Value.
+func (o *oneFlag) String() string { return o.value }

@@ -27,7 +27,8 @@ func packCommand() *cli.Command {
 			"docs/publish.md describes the bundles and a GoReleaser recipe.",
 		ArgsUsage: " ",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "manifest", Usage: "bundle mcpship serving the tools `FILE` declares"},
+			&cli.GenericFlag{Name: "manifest", Value: &oneFlag{why: "a bundle serves one manifest; merge their tools into one, or pack each on its own"},
+				Usage: "bundle mcpship serving the tools `FILE` declares"},
 			&cli.StringFlag{Name: "app", Usage: "bundle the program `NAME` instead, which serves its own tools (a cliadapter app)"},
 			&cli.GenericFlag{Name: "app-arg", Value: &listFlag{}, Usage: "`ARG` that makes the app serve MCP over stdio (repeatable; default: mcp)"},
 			&cli.StringFlag{Name: "out", Usage: "write the bundles into `DIR` (required)"},

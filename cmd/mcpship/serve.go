@@ -50,7 +50,7 @@ func serveCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-message-bytes", Value: mcp.DefaultMaxMessageBytes, Usage: "longest message accepted; a longer one gets an error reply"},
 			&cli.IntFlag{Name: "max-concurrent-calls", Value: 16, Usage: "tool calls run at once; over stdio more wait their turn; over HTTP more get 503, and the default is 64"},
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "stderr log level: debug, info, warn or error"},
-			&cli.StringSliceFlag{Name: "manifest", Usage: "serve the tools `FILE` declares; see docs/manifest.md (repeatable, or a comma-separated list)"},
+			&cli.StringSliceFlag{Name: "manifest", KeepSpace: true, Usage: "serve the tools `FILE` declares; see docs/manifest.md (repeatable)"},
 			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "session default `NAME=VALUE` for an input a call leaves out; NAME is INPUT or TOOL.INPUT (repeatable)"},
 			&cli.DurationFlag{Name: "progress-interval", Value: manifest.DefaultProgressInterval, Usage: "after this long without a new stderr line, a running manifest command sends a heartbeat to a call that asked for progress"},
 			&cli.DurationFlag{Name: "call-timeout", Value: bridge.DefaultCallTimeout, Usage: "with a server command after --, fail a request it has not answered in this long"},

@@ -48,6 +48,15 @@ func (e *envFlag) Set(v string) error {
 
 func (e *envFlag) String() string { return strings.Join(e.vals, " ") }
 
+// listValue collects a repeatable flag's values whole: an HTTP header's
+// value may hold commas, which urfave/cli's slice flags split at unless
+// the app turns that off.
+type listValue []string
+
+func (l *listValue) Set(v string) error { *l = append(*l, v); return nil }
+
+func (l *listValue) String() string { return strings.Join(*l, " ") }
+
 // clientFlag is --client, for the assistants whose files a command
 // changes ("to configure"). Its help points to "PROG list" when prog is
 // not "".

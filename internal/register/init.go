@@ -67,7 +67,7 @@ func Init(p Program) *cli.Command {
 		}, p.Flags...), append([]cli.Flag{
 			&cli.GenericFlag{Name: "env", Value: &envFlag{}, Usage: "environment variable for the server, NAME=VALUE (repeatable)"},
 			&cli.StringFlag{Name: "url", Usage: "register the remote MCP server at this http(s) URL instead of a command"},
-			&cli.StringSliceFlag{Name: "header", Usage: "HTTP header for the remote server, \"NAME: VALUE\" (repeatable; with --url)"},
+			&cli.GenericFlag{Name: "header", Value: &listValue{}, Usage: "HTTP header for the remote server, \"NAME: VALUE\" (repeatable; with --url)"},
 			&cli.StringFlag{Name: "bearer-token-env", Usage: "environment variable that holds the remote server's bearer token (with --url)"},
 			&cli.StringFlag{Name: "command", Usage: "path of the " + p.binary() + " to register (default: this binary)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the diff and write nothing"},

@@ -32,7 +32,7 @@ func (p Program) remoteServer(c *cli.Context, s installer.Entry) (installer.Entr
 		return s, err
 	}
 	s.URL = u
-	for _, h := range c.StringSlice("header") {
+	for _, h := range *c.Generic("header").(*listValue) {
 		k, v, ok := strings.Cut(h, ":")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		switch {
