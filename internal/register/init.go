@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -184,6 +185,9 @@ func (p Program) server(c *cli.Context) (installer.Entry, error) {
 	}
 	s.Command = absIfPath(c.String("command"))
 	s.Args = append([]string{}, p.Args...)
+	if s.Command != "" && !strings.ContainsAny(s.Command, `/\`) {
+		return s, onPath(c, s.Command)
+	}
 	if s.Command != "" {
 		return s, checkCommand(c, s.Command, "--command")
 	}
@@ -196,17 +200,16 @@ func (p Program) server(c *cli.Context) (installer.Entry, error) {
 }
 
 // checkCommand refuses a command that cannot start when an assistant
-// runs it: a path that is not an executable file, or the temporary binary
-// of "go run", which is deleted when it exits. what names where the
-// command came from. A bare name is left for the client to find on its
-// PATH.
+// runs it: a path that is not an executable file, or a binary of "go
+// run", which does not last. what names where the command came from. A
+// bare name is left for the client to find on its PATH.
 func checkCommand(c *cli.Context, cmd, what string) error {
 	if !strings.ContainsAny(cmd, `/\`) {
 		return nil
 	}
-	if inGoBuildCache(cmd) {
-		return fmt.Errorf("%s, %s, is a temporary binary of 'go run', deleted when it exits, so no assistant could start it; "+
-			"build or install it ('go build', 'go install') and run init from that binary, or name one with --command", what, cmd)
+	if why := goRunBinary(cmd); why != "" {
+		return fmt.Errorf("%s, %s, is %s, so no assistant could start it; "+
+			"build or install it ('go build', 'go install') and run init from that binary, or name one with --command", what, cmd, why)
 	}
 	fi, err := os.Stat(cmd)
 	switch {
@@ -222,19 +225,55 @@ func checkCommand(c *cli.Context, cmd, what string) error {
 	return nil
 }
 
-// inGoBuildCache reports whether path is where "go run" puts the binary it
-// builds: .../go-build*/b001/exe/NAME under the temporary directory.
-func inGoBuildCache(path string) bool {
+// onPath checks --command NAME, a bare name, which the client looks up on
+// the PATH it starts with: it must be on this PATH, or no client started
+// from here finds it either. A NAME found there that is not this binary
+// is another copy, perhaps another version, and init says so.
+func onPath(c *cli.Context, name string) error {
+	found, err := exec.LookPath(name)
+	if err != nil {
+		return usagef("--command %s is not found on this PATH, so a client started from here would not find it either; "+
+			"put its directory on PATH in your shell's profile (a client started from the desktop may not read it: see its docs), "+
+			"or leave --command out to register the absolute path of this binary", name)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	a, aerr := os.Stat(found)
+	b, berr := os.Stat(exe)
+	if aerr == nil && berr == nil && !os.SameFile(a, b) {
+		fmt.Fprintf(c.App.ErrWriter, "%s: note: --command %s is %s on this PATH, not this binary (%s)\n", c.App.Name, name, found, exe)
+	}
+	return nil
+}
+
+// goRunBinary says why path, if it is where "go run" puts the binary it
+// builds, is gone soon, or returns "". "go run" links the binary in
+// its work directory, .../go-build*/b001/exe/NAME under the temporary
+// directory, deleted when it exits; since Go 1.24 it also keeps it in
+// the build cache (GOCACHE/HH/HASH-d/NAME, HH the first two hex digits of
+// the 64 of HASH) and runs it from there the next time, until the cache
+// is trimmed of what went unused or a new build goes to another HASH.
+func goRunBinary(path string) string {
 	dir := filepath.Dir(path)
+	if hash, ok := strings.CutSuffix(filepath.Base(dir), "-d"); ok && len(hash) == 64 && isHex(hash) &&
+		filepath.Base(filepath.Dir(dir)) == hash[:2] {
+		return "a binary of 'go run' in Go's build cache, deleted when the cache is trimmed and replaced by another path at the next build"
+	}
 	if filepath.Base(dir) != "exe" {
-		return false
+		return ""
 	}
 	for d := filepath.Dir(dir); d != filepath.Dir(d); d = filepath.Dir(d) {
 		if strings.HasPrefix(filepath.Base(d), "go-build") {
-			return true
+			return "a temporary binary of 'go run', deleted when it exits"
 		}
 	}
-	return false
+	return ""
+}
+
+func isHex(s string) bool {
+	return strings.Trim(s, "0123456789abcdef") == ""
 }
 
 func kind(m fs.FileMode) string {

@@ -1,6 +1,9 @@
 package register
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 func TestLooksSecret(t *testing.T) {
 	for _, c := range []struct {
@@ -31,17 +34,23 @@ func TestLooksSecret(t *testing.T) {
 	}
 }
 
-func TestInGoBuildCache(t *testing.T) {
+func TestGoRunBinary(t *testing.T) {
+	const hash = "e8db4573cdba8a33af208e9784f0efc6151a183258b72254a3d12e854fe8df88"
 	for path, want := range map[string]bool{
-		"/tmp/go-build1234/b001/exe/mcpship":         true,
-		"/var/folders/x/T/go-build99/b001/exe/goapp": true,
-		"/usr/local/bin/mcpship":                     false,
-		"/home/u/go/bin/mcpship":                     false,
-		"/home/u/src/exe/mcpship":                    false,
-		"/tmp/go-build1234/b001/registercmd.test":    false, // go test's binary, started by go test only
+		"/tmp/go-build1234/b001/exe/mcpship":                              true,
+		"/var/folders/x/T/go-build99/b001/exe/goapp":                      true,
+		"/home/u/.cache/go-build/e8/" + hash + "-d/mcpship":               true, // Go 1.24+: run from the build cache
+		`C:\Users\u\AppData\Local\go-build\e8\` + hash + `-d\mcpship.exe`: runtime.GOOS == "windows",
+		"/srv/gocache/e8/" + hash + "-d/goapp":                            true, // any GOCACHE
+		"/srv/gocache/e9/" + hash + "-d/goapp":                            false,
+		"/srv/gocache/e8/" + hash[:60] + "-d/goapp":                       false,
+		"/usr/local/bin/mcpship":                                          false,
+		"/home/u/go/bin/mcpship":                                          false,
+		"/home/u/src/exe/mcpship":                                         false,
+		"/tmp/go-build1234/b001/registercmd.test":                         false, // go test's binary, started by go test only
 	} {
-		if got := inGoBuildCache(path); got != want {
-			t.Errorf("inGoBuildCache(%q) = %v, want %v", path, got, want)
+		if got := goRunBinary(path) != ""; got != want {
+			t.Errorf("goRunBinary(%q) = %q, want it to say so: %v", path, goRunBinary(path), want)
 		}
 	}
 }
