@@ -226,15 +226,17 @@ func checkCommand(c *cli.Context, cmd, what string) error {
 }
 
 // onPath checks --command NAME, a bare name, which the client looks up on
-// the PATH it starts with: it must be on this PATH, or no client started
-// from here finds it either. A NAME found there that is not this binary
-// is another copy, perhaps another version, and init says so.
+// the PATH it starts with: one not on this PATH, or set on it for this
+// shell alone, is found by no client started from elsewhere, and init
+// warns and says how to make it last. A NAME found there that is not this
+// binary is another copy, perhaps another version, and init says so.
 func onPath(c *cli.Context, name string) error {
 	found, err := exec.LookPath(name)
 	if err != nil {
-		return usagef("--command %s is not found on this PATH, so a client started from here would not find it either; "+
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: --command %s is not found on this PATH, so a client started from here would not find it either; "+
 			"put its directory on PATH in your shell's profile (a client started from the desktop may not read it: see its docs), "+
-			"or leave --command out to register the absolute path of this binary", name)
+			"or leave --command out to register the absolute path of this binary\n", c.App.Name, name)
+		return nil
 	}
 	exe, err := os.Executable()
 	if err != nil {
