@@ -3,6 +3,7 @@ package register
 import (
 	"fmt"
 	"math"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -163,10 +164,67 @@ func entrySecrets(e installer.Entry) []string {
 		name, value := argFlag(e.Args, i)
 		if looksSecret(name, value) {
 			out = append(out, value)
+			continue
 		}
+		out = append(out, credentials(value)...)
 	}
 	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) }) // the longest first
 	return out
+}
+
+// credentials returns the secrets an argument holds in the shapes that
+// name them: an HTTP header ("Authorization: Bearer TOKEN", "X-Api-Key:
+// KEY"), an auth scheme ("Bearer TOKEN") or a URL (its password, and a
+// query parameter named like a secret, as in ?token=TOKEN). What is
+// hidden is the secret alone, so "Bearer <hidden>" still says what it was.
+func credentials(arg string) []string {
+	var out []string
+	if k, v, ok := strings.Cut(arg, ":"); ok && k != "" && !strings.ContainsAny(k, " /") && !strings.HasPrefix(v, "//") {
+		v = strings.TrimSpace(v)
+		switch {
+		case scheme(v) != "":
+			out = append(out, scheme(v))
+		case looksSecret(k, v) || isCredentialHeader(k) && v != "" && !isRef(v):
+			out = append(out, v)
+		}
+	} else if tok := scheme(arg); tok != "" {
+		out = append(out, tok)
+	}
+	if u, err := url.Parse(arg); err == nil && u.Scheme != "" && u.Host != "" {
+		if p, ok := u.User.Password(); ok && p != "" {
+			out = append(out, p)
+		}
+		for k, vs := range u.Query() {
+			for _, v := range vs {
+				if looksSecret(k, v) {
+					out = append(out, v, url.QueryEscape(v))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// scheme returns the credential of "Bearer X", "Basic X" or "Token X",
+// or "".
+func scheme(v string) string {
+	s, rest, ok := strings.Cut(strings.TrimSpace(v), " ")
+	rest = strings.TrimSpace(rest)
+	if !ok || rest == "" || isRef(rest) {
+		return ""
+	}
+	for _, name := range []string{"Bearer", "Basic", "Token"} {
+		if strings.EqualFold(s, name) {
+			return rest
+		}
+	}
+	return ""
+}
+
+// isCredentialHeader reports whether the HTTP header k carries
+// credentials whatever its value looks like.
+func isCredentialHeader(k string) bool {
+	return strings.EqualFold(k, "Authorization") || strings.EqualFold(k, "Proxy-Authorization") || strings.EqualFold(k, "Cookie")
 }
 
 // hideAll replaces each of secrets in text with <hidden>.

@@ -3,6 +3,8 @@ package register
 import (
 	"runtime"
 	"testing"
+
+	"github.com/mcpship/mcpship/installer"
 )
 
 func TestLooksSecret(t *testing.T) {
@@ -51,6 +53,29 @@ func TestGoRunBinary(t *testing.T) {
 	} {
 		if got := goRunBinary(path) != ""; got != want {
 			t.Errorf("goRunBinary(%q) = %q, want it to say so: %v", path, goRunBinary(path), want)
+		}
+	}
+}
+
+func TestEntrySecretsInArguments(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--header", "Authorization: Bearer sk-abc123"}, "--header \"Authorization: Bearer <hidden>\""},
+		{[]string{"--header=Authorization: Bearer sk-abc123"}, "\"--header=Authorization: Bearer <hidden>\""},
+		{[]string{"-H", "X-Api-Key: k1"}, "-H \"X-Api-Key: <hidden>\""},
+		{[]string{"-H", "Cookie: session=abc"}, "-H \"Cookie: <hidden>\""},
+		{[]string{"Bearer", "x"}, "Bearer x"}, // two words: no scheme and its credential in one
+		{[]string{"token abc123"}, "\"token <hidden>\""},
+		{[]string{"https://user:pa55@example.com/mcp"}, "https://user:<hidden>@example.com/mcp"},
+		{[]string{"https://example.com/mcp?api_key=k%2F1&x=1"}, "https://example.com/mcp?api_key=<hidden>&x=1"},
+		{[]string{"--url", "https://example.com/mcp", "X-Team: blue", "Authorization: ${TOKEN}"}, "--url https://example.com/mcp \"X-Team: blue\" \"Authorization: ${TOKEN}\""},
+		{[]string{"C:\\tools\\x.exe", "a:b"}, "\"C:\\\\tools\\\\x.exe\" a:b"},
+	} {
+		e := installer.Entry{Command: "srv", Args: c.args}
+		if got := hideAll(commandLine(e), entrySecrets(e)); got != "srv "+c.want {
+			t.Errorf("%q shows as %s, want srv %s", c.args, got, c.want)
 		}
 	}
 }
