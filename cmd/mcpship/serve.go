@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -66,135 +67,127 @@ func serveCommand() *cli.Command {
 }
 
 func serve(c *cli.Context) error {
-	command := c.Args().Slice()
-	dashes, _ := c.App.Metadata["dashes"].(bool)
-	switch {
-	case dashes && len(command) == 0:
-		return usagef("-- needs the server command after it: mcpship serve --transport http -- COMMAND [ARGS...]")
-	case !dashes && len(command) > 0:
-		return usagef("serve takes no arguments, got %q; to serve a stdio server command, put it after --: mcpship serve --transport http -- COMMAND [ARGS...]", command[0])
-	case len(command) > 0 && c.String("transport") != "http":
-		return usagef("a server command after -- is served over HTTP: add --transport http (mcpship serve --transport http -- %s)", strings.Join(command, " "))
-	case len(command) > 0 && (len(c.StringSlice("manifest")) > 0 || c.IsSet("set")):
-		return usagef("--manifest and --set serve mcpship's own tools; a server command after -- serves that server's: give one or the other")
-	case len(command) == 0:
-		for _, name := range bridgeFlags {
-			if c.IsSet(name) {
-				return usagef("--%s needs a server command after --: mcpship serve --transport http --%s ... -- COMMAND [ARGS...]", name, name)
-			}
-		}
+	o, err := readServeOptions(c)
+	if err != nil {
+		return err
 	}
-	transport := c.String("transport")
-	switch transport {
-	case "stdio":
-		for _, name := range []string{"listen", "auth-token-file", "allow-origin", "max-body-bytes", "max-sessions", "session-idle-timeout",
-			"session-key-file", "session-lifetime", "drain-timeout", "drain-grace"} {
-			if c.IsSet(name) {
-				return usagef("--%s needs --transport http", name)
-			}
-		}
-	case "http":
-		if n := c.Int64("max-body-bytes"); n < 1024 {
-			return usagef("--max-body-bytes %d is too small: use at least 1024", n)
-		}
-		if n := c.Int("max-sessions"); n < 1 {
-			return usagef("--max-sessions must be at least 1, got %d", n)
-		}
-		for _, name := range []string{"session-idle-timeout", "session-lifetime", "drain-timeout", "drain-grace"} {
-			if d := c.Duration(name); d <= 0 {
-				return usagef("--%s must be positive, got %v", name, d)
-			}
-		}
-		if c.IsSet("session-lifetime") && !c.IsSet("session-key-file") {
-			return usagef("--session-lifetime needs --session-key-file: without a key, sessions end when idle (--session-idle-timeout)")
-		}
-	default:
-		return usagef("unsupported --transport %q: use \"stdio\" or \"http\"", transport)
-	}
-	if n := c.Int("max-message-bytes"); n < 1024 {
-		return usagef("--max-message-bytes %d is too small: use at least 1024", n)
-	}
-	if n := c.Int("max-concurrent-calls"); n < 1 {
-		return usagef("--max-concurrent-calls must be at least 1, got %d", n)
-	}
-	if d := c.Duration("progress-interval"); d <= 0 {
-		return usagef("--progress-interval must be positive, got %v", d)
-	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(c.String("log-level"))); err != nil {
-		return usagef("invalid --log-level %q: use debug, info, warn or error", c.String("log-level"))
-	}
-	logger := slog.New(slog.NewTextHandler(c.App.ErrWriter, &slog.HandlerOptions{Level: level}))
-	limitMemory(c.Int("max-message-bytes"))
+	return runServe(c.Context, o)
+}
 
-	info := release.Current()
-	if len(command) > 0 {
-		return serveCommandOverHTTP(c, command, logger)
+// runServe serves what o chooses: the server command after "--" over
+// HTTP, the tools of the manifests, or mcpship's own read-only tools.
+func runServe(ctx context.Context, o serveOptions) error {
+	logger := slog.New(slog.NewTextHandler(o.stderr, &slog.HandlerOptions{Level: o.logLevel}))
+	limitMemory(o.maxMessageBytes)
+	switch {
+	case len(o.command) > 0:
+		return serveBridge(ctx, o, logger)
+	case len(o.manifests) > 0:
+		return serveManifests(ctx, o, logger)
 	}
-	files := c.StringSlice("manifest")
-	opts := &mcp.ServerOptions{
-		MaxMessageBytes:    c.Int("max-message-bytes"),
-		MaxConcurrentCalls: c.Int("max-concurrent-calls"),
-		Logger:             logger,
+	srv := mcp.NewServer(mcp.Implementation{Name: "mcpship", Version: release.Current().Version}, o.serverOptions(logger))
+	if err := addSelfTools(srv); err != nil {
+		return err
+	}
+	defer catchSignals()()
+	return serveError(listen(ctx, srv, o, logger))
+}
+
+// serveManifests serves the tools that o's manifests declare.
+func serveManifests(ctx context.Context, o serveOptions, logger *slog.Logger) error {
+	ms, err := loadManifests(o.manifests, o.sets)
+	if err != nil {
+		return err
 	}
 	// Manifest tools keep the whole output of the results they cut, as
 	// resources of the session; removed when serve returns.
-	var outputs *spill.Store
-	if len(files) > 0 {
-		outputs = spill.New(0, 0)
-		defer outputs.Close()
-		opts.Resources = outputs
-	}
-	srv := mcp.NewServer(mcp.Implementation{Name: "mcpship", Version: info.Version}, opts)
-	sets := []string(*c.Generic("set").(*listFlag))
-	var ms []*manifest.Manifest
-	if len(files) > 0 {
-		var err error
-		if ms, err = loadManifests(files, sets); err != nil {
-			return err
-		}
-		for _, m := range ms {
-			m.ProgressInterval = c.Duration("progress-interval")
-			m.Logger = logger
-			m.Outputs = outputs
-			// What makes calls fail here, such as a program not on PATH,
-			// goes to the client's log, and doctor shows it.
-			if w := m.Warnings(); w != nil {
-				for _, p := range w.List {
-					logger.Warn(strings.TrimPrefix(p.Message, "warning: "), "manifest", w.File, "at", p.Path)
-				}
+	outputs := spill.New(0, 0)
+	defer outputs.Close()
+	opts := o.serverOptions(logger)
+	opts.Resources = outputs
+	srv := mcp.NewServer(mcp.Implementation{Name: "mcpship", Version: release.Current().Version}, opts)
+	for _, m := range ms {
+		m.ProgressInterval = o.progressInterval
+		m.Logger = logger
+		m.Outputs = outputs
+		// What makes calls fail here, such as a program not on PATH,
+		// goes to the client's log, and doctor shows it.
+		if w := m.Warnings(); w != nil {
+			for _, p := range w.List {
+				logger.Warn(strings.TrimPrefix(p.Message, "warning: "), "manifest", w.File, "at", p.Path)
 			}
 		}
-		if err := addManifestTools(srv, ms); err != nil {
-			return err
-		}
-	} else if len(sets) > 0 {
-		return usagef("--set needs --manifest: it gives defaults to manifest inputs")
-	} else if err := addSelfTools(srv); err != nil {
+	}
+	if err := addManifestTools(srv, ms); err != nil {
 		return err
 	}
-
-	// SIGINT and SIGTERM stay caught until the calls' processes are
-	// stopped: ServeStdio (and the HTTP server) stop catching them when
-	// they return, and another signal while the calls are being stopped (a
-	// second Ctrl-C) would end mcpship with its commands' children still
-	// running. The wait is bounded by the grace periods.
-	caught := make(chan os.Signal, 1)
-	signal.Notify(caught, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(caught)
-	var err error
-	if transport == "http" {
-		err = httpserve.Serve(c.Context, srv, httpOptions(c, logger))
-	} else {
-		logger.Info("serving", "transport", "stdio", "tools", len(srv.Tools()), "version", info.Version)
-		// Standard output belongs to the protocol: mcpship is a program, so
-		// a stray print anywhere in the process goes to standard error.
-		err = srv.ServeStdio(c.Context, &mcp.StdioOptions{Stdin: c.App.Reader, Stdout: c.App.Writer, RedirectStdout: true})
-	}
+	defer catchSignals()()
+	err = listen(ctx, srv, o, logger)
 	for _, m := range ms {
 		m.Wait() // cancelled calls stop their process groups first
 	}
 	return serveError(err)
+}
+
+// serveBridge serves the stdio MCP server command over HTTP
+// (internal/bridge): it starts the command first, so that one that does
+// not run or does not speak MCP fails here, before anything listens.
+func serveBridge(ctx context.Context, o serveOptions, logger *slog.Logger) error {
+	bo := o.bridge
+	bo.Logger, bo.Stderr = logger, o.stderr
+	b, err := bridge.Start(bo)
+	var start *bridge.StartError
+	if errors.As(err, &start) && start.NotFound {
+		return usagef("%s", err.Error())
+	}
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer b.Close()
+	opts := o.serverOptions(logger)
+	opts.Forward = b
+	info, instructions := b.Info()
+	opts.Instructions = instructions
+	srv := mcp.NewServer(info, opts)
+	b.Attach(srv)
+	defer catchSignals()()
+	h := o.httpOptions(logger)
+	h.Health = b.Health
+	h.Serving = []any{"command", o.command[0]}
+	return serveError(httpserve.Serve(ctx, srv, h))
+}
+
+func (o serveOptions) serverOptions(logger *slog.Logger) *mcp.ServerOptions {
+	return &mcp.ServerOptions{MaxMessageBytes: o.maxMessageBytes, MaxConcurrentCalls: o.maxCalls, Logger: logger}
+}
+
+func (o serveOptions) httpOptions(logger *slog.Logger) httpserve.Options {
+	h := o.http
+	h.Logger, h.Stderr = logger, o.stderr
+	return h
+}
+
+// catchSignals catches SIGINT and SIGTERM until the function it returns
+// is called. Serving stops catching them when it returns (ServeStdio and
+// the HTTP server), and another signal while the calls are being stopped
+// (a second Ctrl-C) would end mcpship with its commands' children still
+// running; the wait is bounded by the grace periods.
+func catchSignals() (stop func()) {
+	caught := make(chan os.Signal, 1)
+	signal.Notify(caught, os.Interrupt, syscall.SIGTERM)
+	return func() { signal.Stop(caught) }
+}
+
+// listen serves srv over o's transport until the client goes or a
+// signal comes.
+func listen(ctx context.Context, srv *mcp.Server, o serveOptions, logger *slog.Logger) error {
+	if o.transport == "http" {
+		return httpserve.Serve(ctx, srv, o.httpOptions(logger))
+	}
+	logger.Info("serving", "transport", "stdio", "tools", len(srv.Tools()), "version", release.Current().Version)
+	// Standard output belongs to the protocol: mcpship is a program, so
+	// a stray print anywhere in the process goes to standard error.
+	return srv.ServeStdio(ctx, &mcp.StdioOptions{Stdin: o.stdin, Stdout: o.stdout, RedirectStdout: true})
 }
 
 func serveError(err error) error {
@@ -206,91 +199,6 @@ func serveError(err error) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
-}
-
-// httpOptions are the options of serving over HTTP that the flags give.
-func httpOptions(c *cli.Context, logger *slog.Logger) httpserve.Options {
-	calls := 64
-	if c.IsSet("max-concurrent-calls") {
-		calls = c.Int("max-concurrent-calls")
-	}
-	return httpserve.Options{
-		Listen:         c.String("listen"),
-		TokenFile:      c.String("auth-token-file"),
-		SessionKeyFile: c.String("session-key-file"),
-		DrainTimeout:   c.Duration("drain-timeout"),
-		DrainGrace:     c.Duration("drain-grace"),
-		HTTP: mcp.HTTPOptions{
-			AllowedOrigins:     c.StringSlice("allow-origin"),
-			MaxBodyBytes:       c.Int64("max-body-bytes"),
-			MaxConcurrentCalls: calls,
-			MaxSessions:        c.Int("max-sessions"),
-			SessionIdleTimeout: c.Duration("session-idle-timeout"),
-			SessionLifetime:    c.Duration("session-lifetime"),
-		},
-		Logger: logger,
-		Stderr: c.App.ErrWriter,
-	}
-}
-
-// bridgeFlags are the flags of serving a server command.
-var bridgeFlags = []string{"call-timeout", "start-timeout", "child-per-session", "max-children", "child-idle-timeout", "env-from-header"}
-
-// serveCommandOverHTTP serves the stdio MCP server command over HTTP
-// (internal/bridge): it starts the command first, so that one that does
-// not run or does not speak MCP fails here, before anything listens.
-func serveCommandOverHTTP(c *cli.Context, command []string, logger *slog.Logger) error {
-	for _, name := range []string{"call-timeout", "start-timeout", "child-idle-timeout"} {
-		if d := c.Duration(name); d <= 0 {
-			return usagef("--%s must be positive, got %v", name, d)
-		}
-	}
-	if n := c.Int("max-children"); n < 1 {
-		return usagef("--max-children must be at least 1, got %d", n)
-	}
-	var headers []bridge.EnvHeader
-	for _, spec := range c.StringSlice("env-from-header") {
-		eh, err := bridge.ParseEnvHeader(spec)
-		if err != nil {
-			return usagef("--env-from-header %q: %v", spec, err)
-		}
-		headers = append(headers, eh)
-	}
-	b, err := bridge.Start(bridge.Options{
-		Command:      command,
-		CallTimeout:  c.Duration("call-timeout"),
-		StartTimeout: c.Duration("start-timeout"),
-		PerSession:   c.Bool("child-per-session"),
-		MaxChildren:  c.Int("max-children"),
-		IdleTimeout:  c.Duration("child-idle-timeout"),
-		EnvHeaders:   headers,
-		Logger:       logger,
-		Stderr:       c.App.ErrWriter,
-	})
-	var start *bridge.StartError
-	if errors.As(err, &start) && start.NotFound {
-		return usagef("%s", err.Error())
-	}
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	defer b.Close()
-	serverInfo, instructions := b.Info()
-	srv := mcp.NewServer(serverInfo, &mcp.ServerOptions{
-		Instructions:       instructions,
-		MaxMessageBytes:    c.Int("max-message-bytes"),
-		MaxConcurrentCalls: c.Int("max-concurrent-calls"),
-		Forward:            b,
-		Logger:             logger,
-	})
-	b.Attach(srv)
-	caught := make(chan os.Signal, 1)
-	signal.Notify(caught, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(caught)
-	o := httpOptions(c, logger)
-	o.Health = b.Health
-	o.Serving = []any{"command", command[0]}
-	return serveError(httpserve.Serve(c.Context, srv, o))
 }
 
 // limitMemory sets the runtime's soft memory limit to three times the
