@@ -187,7 +187,7 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 		sameURL := e.URL == old.URL || sec.record(e.URL) == old.URL // recorded without its secrets
 		return e.Command == old.Command && sameURL || installed.Uses(old.Dir, e.Command, e.Args)
 	}
-	if err := register.Register(c, in.entry, ours); err != nil {
+	if err := register.Register(register.TargetsFrom(c), in.entry, ours); err != nil {
 		return err
 	}
 	in.record.Name, in.record.Command, in.record.Time = in.entry.Name, in.entry.Command, time.Now().UTC()
@@ -214,7 +214,7 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 // retire deletes the folder of the version an add replaced, unless an
 // entry that add did not replace still runs it.
 func retire(c *cli.Context, old *installed.Record) {
-	uses, err := register.Uses(c, func(e installer.Entry) bool { return installed.Uses(old.Dir, e.Command, e.Args) })
+	uses, err := register.Uses(c.String("project"), func(e installer.Entry) bool { return installed.Uses(old.Dir, e.Command, e.Args) })
 	if err == nil && len(uses) == 0 {
 		if err := os.RemoveAll(old.Dir); err == nil {
 			fmt.Fprintf(c.App.Writer, "removed version %s: %s\n", old.Version, old.Dir)
@@ -416,7 +416,7 @@ func sweep(c *cli.Context, root, name string) {
 	loaded := false
 	inUse := func(dir string) bool {
 		if !loaded {
-			uses, _ = register.Uses(c, func(installer.Entry) bool { return true })
+			uses, _ = register.Uses(c.String("project"), func(installer.Entry) bool { return true })
 			loaded = true
 		}
 		return slices.ContainsFunc(uses, func(u register.Use) bool { return installed.Uses(dir, u.Entry.Command, u.Entry.Args) })

@@ -1,6 +1,7 @@
 package register
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -87,12 +88,63 @@ func noArgs(c *cli.Context) error {
 	return nil
 }
 
+// Targets are the config files a command changes and how, as its flags
+// choose them (see [TargetsFrom]), and where it reports.
+type Targets struct {
+	// Clients are the assistants, comma-separated, as --client gives
+	// them; "" for Claude Code, or with All for none.
+	Clients string
+	// All chooses every client whose config location exists (--all).
+	All bool
+	// Scope is "project", "user" or "local"; "" for each client's own
+	// default. ScopeSet says --scope was given, so that "" is a mistake.
+	Scope    string
+	ScopeSet bool
+	// Project is the directory of the project and local scopes; "" for
+	// the current directory.
+	Project string
+	// DryRun prints the diffs and writes nothing; Force replaces a
+	// different server of the same name; JSON prints the changes as JSON.
+	DryRun, Force, JSON bool
+	// Program names the program in messages, such as "mcpship".
+	Program string
+	// Stdout and Stderr take the lines per file and the warnings.
+	Stdout, Stderr io.Writer
+}
+
+// TargetsFrom reads the [Targets] that c's flags choose: --client,
+// --all, --scope, --project, --dry-run, --force and --json, each of them
+// that the command has.
+func TargetsFrom(c *cli.Context) Targets {
+	return Targets{
+		Clients:  given(c, "client"),
+		All:      c.Bool("all"),
+		Scope:    c.String("scope"),
+		ScopeSet: c.IsSet("scope"),
+		Project:  c.String("project"),
+		DryRun:   c.Bool("dry-run"),
+		Force:    c.Bool("force"),
+		JSON:     c.Bool("json"),
+		Program:  c.App.Name,
+		Stdout:   c.App.Writer,
+		Stderr:   c.App.ErrWriter,
+	}
+}
+
+// given returns the value of the flag name if it was given, else "".
+func given(c *cli.Context, name string) string {
+	if c.IsSet(name) {
+		return c.String(name)
+	}
+	return ""
+}
+
 // setup returns the environment, options and targets a command works on.
-// Without --scope, each client gets its own default scope: project where
+// Without a scope, each client gets its own default scope: project where
 // it has one, else the one it has; a list of clients whose defaults
 // differ says so on standard error.
-func setup(c *cli.Context, all bool) (installer.Env, installer.Options, []*installer.Target, error) {
-	env, err := installer.OSEnv(c.String("project"))
+func setup(tt Targets) (installer.Env, installer.Options, []*installer.Target, error) {
+	env, err := installer.OSEnv(tt.Project)
 	if err != nil {
 		return env, installer.Options{}, nil, err
 	}
@@ -100,14 +152,14 @@ func setup(c *cli.Context, all bool) (installer.Env, installer.Options, []*insta
 	if err != nil {
 		return env, installer.Options{}, nil, err
 	}
-	o := installer.Options{StateDir: state, DryRun: c.Bool("dry-run"), Force: c.Bool("force")}
-	scope := installer.Scope(c.String("scope"))
+	o := installer.Options{StateDir: state, DryRun: tt.DryRun, Force: tt.Force}
+	scope := installer.Scope(tt.Scope)
 	switch scope {
 	case "", installer.ScopeProject, installer.ScopeUser, installer.ScopeLocal:
 	default:
 		return env, o, nil, usagef("--scope %q: want project, user or local", scope)
 	}
-	if c.IsSet("scope") && scope == "" {
+	if tt.ScopeSet && scope == "" {
 		return env, o, nil, usagef("--scope is empty: want project, user or local")
 	}
 	// scopeOf is the scope used for cl: --scope, else cl's default.
@@ -118,8 +170,8 @@ func setup(c *cli.Context, all bool) (installer.Env, installer.Options, []*insta
 		return cl.Scopes()[0]
 	}
 	var targets []*installer.Target
-	if all {
-		if c.IsSet("client") {
+	if tt.All {
+		if tt.Clients != "" {
 			return env, o, nil, usagef("--all and --client cannot be used together")
 		}
 		for _, cl := range installer.Assistants() {
@@ -137,7 +189,8 @@ func setup(c *cli.Context, all bool) (installer.Env, installer.Options, []*insta
 			return env, o, nil, fmt.Errorf("no client with a %s was found on this machine; name one with --client", where)
 		}
 	} else {
-		for _, name := range strings.Split(c.String("client"), ",") {
+		clients := cmp.Or(tt.Clients, "claude-code")
+		for _, name := range strings.Split(clients, ",") {
 			cl, err := installer.LookupAssistant(strings.TrimSpace(name))
 			if err != nil {
 				return env, o, nil, usagef("%v", err)
@@ -152,12 +205,12 @@ func setup(c *cli.Context, all bool) (installer.Env, installer.Options, []*insta
 			targets = append(targets, t)
 		}
 	}
-	if scope == "" && !all && mixed(targets) {
+	if scope == "" && !tt.All && mixed(targets) {
 		var each []string
 		for _, t := range targets {
 			each = append(each, fmt.Sprintf("%s %s", t.Assistant.Name, t.Scope))
 		}
-		fmt.Fprintf(c.App.ErrWriter, "%s: no --scope given, so each client uses its own default: %s\n", c.App.Name, strings.Join(each, ", "))
+		fmt.Fprintf(tt.Stderr, "%s: no --scope given, so each client uses its own default: %s\n", tt.Program, strings.Join(each, ", "))
 	}
 	return env, o, targets, nil
 }
@@ -194,7 +247,7 @@ type result struct {
 // the target's warnings, if any. A failure is reported and the other
 // targets are still done. name is the server's name, for the JSON of a
 // refused file.
-func each(c *cli.Context, targets []*installer.Target, name string, warnings map[*installer.Target][]string, f func(*installer.Target) (*installer.Change, error)) error {
+func each(tt Targets, targets []*installer.Target, name string, warnings map[*installer.Target][]string, f func(*installer.Target) (*installer.Change, error)) error {
 	results := []result{}
 	var errs []error
 	for _, t := range targets {
@@ -206,15 +259,15 @@ func each(c *cli.Context, targets []*installer.Target, name string, warnings map
 			continue
 		}
 		results = append(results, result{Change: ch, Warnings: warnings[t]})
-		if !c.Bool("json") {
-			printChange(c.App.Writer, ch)
+		if !tt.JSON {
+			printChange(tt.Stdout, ch)
 		}
 		for _, w := range warnings[t] {
-			fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", c.App.Name, w)
+			fmt.Fprintf(tt.Stderr, "%s: warning: %s\n", tt.Program, w)
 		}
 	}
-	if c.Bool("json") {
-		if err := printJSON(c.App.Writer, results); err != nil {
+	if tt.JSON {
+		if err := printJSON(tt.Stdout, results); err != nil {
 			return err
 		}
 	}
@@ -223,7 +276,7 @@ func each(c *cli.Context, targets []*installer.Target, name string, warnings map
 		return errs[0]
 	case len(errs) > 0:
 		for _, err := range errs {
-			fmt.Fprintf(c.App.ErrWriter, "%s: %v\n", c.App.Name, err)
+			fmt.Fprintf(tt.Stderr, "%s: %v\n", tt.Program, err)
 		}
 		return fmt.Errorf("%d of %d config files could not be changed (see above)", len(errs), len(targets))
 	}

@@ -80,7 +80,8 @@ func Init(p Program) *cli.Command {
 }
 
 func runInit(c *cli.Context, p Program) error {
-	env, o, targets, err := setup(c, c.Bool("all"))
+	tt := TargetsFrom(c)
+	env, o, targets, err := setup(tt)
 	if err != nil {
 		return err
 	}
@@ -89,7 +90,7 @@ func runInit(c *cli.Context, p Program) error {
 		return err
 	}
 	if base.URL != "" {
-		return initRemote(c, o, targets, base)
+		return initRemote(tt, o, targets, base)
 	}
 	// Every entry is worked out before any file is written, so that a
 	// mistake in the flags changes nothing.
@@ -109,7 +110,7 @@ func runInit(c *cli.Context, p Program) error {
 			warnings[t] = append(secretWarnings(t, s), pathWarnings(t, s)...)
 		}
 	}
-	return each(c, targets, base.Name, warnings, func(t *installer.Target) (*installer.Change, error) {
+	return each(tt, targets, base.Name, warnings, func(t *installer.Target) (*installer.Change, error) {
 		return t.Add(servers[t], o)
 	})
 }

@@ -33,15 +33,17 @@ func TargetFlags() []cli.Flag {
 	}
 }
 
-// Register adds e to the config files that c's [TargetFlags] choose,
-// through the same edit as init (backup, atomic write, ledger), printing
-// a line per file. An entry already there under e's name is replaced
-// when replace(it) says so or --force is given; otherwise that file is
-// refused. If any file is refused, the entries Register added are taken
-// out again (an entry it replaced is put back from its backup), so that
-// nothing stays registered, and the error is returned.
-func Register(c *cli.Context, e installer.Entry, replace func(old installer.Entry) bool) error {
-	_, o, targets, err := setup(c, false)
+// Register adds e to the config files that tt chooses (read from a
+// command's [TargetFlags] by [TargetsFrom]), through the same edit as init
+// (backup, atomic write, ledger), printing a line per file. An entry
+// already there under e's name is replaced when replace(it) says so or
+// tt.Force; otherwise that file is refused. If any file is refused, the
+// entries Register added are taken out again (an entry it replaced is put
+// back from its backup), so that nothing stays registered, and the error
+// is returned.
+func Register(tt Targets, e installer.Entry, replace func(old installer.Entry) bool) error {
+	tt.All = false
+	_, o, targets, err := setup(tt)
 	if err != nil {
 		return err
 	}
@@ -74,7 +76,7 @@ func Register(c *cli.Context, e installer.Entry, replace func(old installer.Entr
 	}
 	var done []*installer.Change
 	byChange := map[*installer.Change]*installer.Target{}
-	err = each(c, targets, e.Name, warnings, func(t *installer.Target) (*installer.Change, error) {
+	err = each(tt, targets, e.Name, warnings, func(t *installer.Target) (*installer.Change, error) {
 		to := o
 		to.Force = o.Force || may[t]
 		ch, err := t.Add(e, to)
@@ -97,11 +99,11 @@ func Register(c *cli.Context, e installer.Entry, replace func(old installer.Entr
 			undo, uerr = t.Remove(e.Name, o)
 		}
 		if uerr != nil {
-			fmt.Fprintf(c.App.ErrWriter, "%s: could not take %q out of %s again: %v; remove it with '%s remove --name %s --client %s --scope %s'\n",
-				c.App.Name, e.Name, t.File, uerr, c.App.Name, e.Name, t.Assistant.Name, t.Scope)
+			fmt.Fprintf(tt.Stderr, "%s: could not take %q out of %s again: %v; remove it with '%s remove --name %s --client %s --scope %s'\n",
+				tt.Program, e.Name, t.File, uerr, tt.Program, e.Name, t.Assistant.Name, t.Scope)
 			continue
 		}
-		fmt.Fprintf(c.App.ErrWriter, "%s: undone: %s %s %s: %s\n", c.App.Name, undo.Client, undo.Scope, undo.File, undo.Action)
+		fmt.Fprintf(tt.Stderr, "%s: undone: %s %s %s: %s\n", tt.Program, undo.Client, undo.Scope, undo.File, undo.Action)
 	}
 	return err
 }
@@ -132,10 +134,11 @@ type Use struct {
 }
 
 // Uses returns the entries, in every assistant's user file and the
-// project and local files of c's --project, for which is reports true.
-// Files that cannot be read are passed over.
-func Uses(c *cli.Context, is func(installer.Entry) bool) ([]Use, error) {
-	env, err := installer.OSEnv(c.String("project"))
+// project and local files of the project directory ("" for the current
+// one), for which is reports true. Files that cannot be read are passed
+// over.
+func Uses(project string, is func(installer.Entry) bool) ([]Use, error) {
+	env, err := installer.OSEnv(project)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +200,7 @@ func offerPurge(c *cli.Context, name string) error {
 	// Any entry that runs a version of the server's, not only the one
 	// recorded, keeps its files.
 	where := filepath.Join(root, name)
-	uses, err := Uses(c, func(e installer.Entry) bool {
+	uses, err := Uses(c.String("project"), func(e installer.Entry) bool {
 		return installedAs([]*installed.Record{r}, e) != nil || installed.Uses(where, e.Command, e.Args)
 	})
 	if err != nil {
@@ -251,7 +254,7 @@ func purgeLeftovers(c *cli.Context, root, name string) error {
 		return fmt.Errorf("locking %s against an add: %w", root, err)
 	}
 	defer unlock()
-	uses, err := Uses(c, func(e installer.Entry) bool { return installed.Uses(where, e.Command, e.Args) })
+	uses, err := Uses(c.String("project"), func(e installer.Entry) bool { return installed.Uses(where, e.Command, e.Args) })
 	if err != nil {
 		return err
 	}

@@ -98,13 +98,13 @@ func checkURL(raw string) (string, error) {
 // initRemote registers the remote server s in targets. Every target is
 // checked first: a client whose file cannot hold s changes nothing
 // anywhere (with --all, it is passed over with a note).
-func initRemote(c *cli.Context, o installer.Options, targets []*installer.Target, s installer.Entry) error {
+func initRemote(tt Targets, o installer.Options, targets []*installer.Target, s installer.Entry) error {
 	var ok []*installer.Target
 	var refused []string
 	for _, t := range targets {
 		if err := t.Assistant.Check(s); err != nil {
-			if c.Bool("all") && isRemote(err) {
-				fmt.Fprintf(c.App.ErrWriter, "%s: %s %s passed over: %v\n", c.App.Name, t.Assistant.Name, t.Scope, err)
+			if tt.All && isRemote(err) {
+				fmt.Fprintf(tt.Stderr, "%s: %s %s passed over: %v\n", tt.Program, t.Assistant.Name, t.Scope, err)
 				continue
 			}
 			refused = append(refused, fmt.Sprintf("%s: %v", t.Assistant.Name, err))
@@ -128,7 +128,7 @@ func initRemote(c *cli.Context, o installer.Options, targets []*installer.Target
 			warnings[t] = secretWarnings(t, s)
 		}
 	}
-	return each(c, ok, s.Name, warnings, func(t *installer.Target) (*installer.Change, error) {
+	return each(tt, ok, s.Name, warnings, func(t *installer.Target) (*installer.Change, error) {
 		return t.Add(s, o)
 	})
 }

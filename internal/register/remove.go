@@ -31,11 +31,12 @@ func Remove(p Program) *cli.Command {
 			if err := installedScope(c, name); err != nil {
 				return err
 			}
-			_, o, targets, err := setup(c, false)
+			tt := TargetsFrom(c)
+			_, o, targets, err := setup(tt)
 			if err != nil {
 				return err
 			}
-			err = each(c, targets, name, nil, func(t *installer.Target) (*installer.Change, error) { return t.Remove(name, o) })
+			err = each(tt, targets, name, nil, func(t *installer.Target) (*installer.Change, error) { return t.Remove(name, o) })
 			if err != nil || o.DryRun {
 				return err
 			}
@@ -69,11 +70,12 @@ func runRestore(c *cli.Context) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	_, o, targets, err := setup(c, false)
+	tt := TargetsFrom(c)
+	_, o, targets, err := setup(tt)
 	if err != nil {
 		return err
 	}
-	return each(c, targets, "", nil, func(t *installer.Target) (*installer.Change, error) {
+	return each(tt, targets, "", nil, func(t *installer.Target) (*installer.Change, error) {
 		if !c.Bool("json") {
 			bs, err := t.Backups(o.StateDir)
 			if err != nil {
