@@ -21,6 +21,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpship/mcpship/internal/probe"
 	"github.com/mcpship/mcpship/internal/register"
 )
 
@@ -90,7 +91,7 @@ func Remove(p Program) *cli.Command { return register.Remove(p.engine()) }
 // answers.
 func Doctor(p Program) *cli.Command {
 	e := p.engine()
-	return register.Doctor(&e)
+	return probe.Doctor(&e)
 }
 
 // Run runs one of the commands [Commands] returns, "init", "remove" or

@@ -25,7 +25,7 @@ var public = []string{"mcp", "installer", "release", "registercmd", "cliadapter"
 // none.
 var engines = map[string][]string{
 	"installer":    {"internal/filelock", "internal/atomicfile", "internal/loopback"},
-	"registercmd":  {"internal/register"},
+	"registercmd":  {"internal/register", "internal/probe"},
 	"cliadapter":   {"internal/clitool"},
 	"cobraadapter": {"internal/clitool"},
 	"cliv3adapter": {"internal/clitool"},

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/internal/manifest"
+	"github.com/mcpship/mcpship/internal/probe"
 	"github.com/mcpship/mcpship/internal/register"
 	"github.com/mcpship/mcpship/mcp"
 )
@@ -29,9 +30,9 @@ func registerCommands() []*cli.Command {
 		register.Remove(self),
 		register.Restore(),
 		register.List(),
-		register.Doctor(nil),
-		register.Tools(),
-		register.Call(),
+		probe.Doctor(nil),
+		probe.Tools(),
+		probe.Call(),
 		completionCommand(),
 	}
 }

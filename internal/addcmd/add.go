@@ -32,6 +32,7 @@ import (
 	"github.com/mcpship/mcpship/internal/clihelp"
 	"github.com/mcpship/mcpship/internal/installed"
 	"github.com/mcpship/mcpship/internal/mcpb"
+	"github.com/mcpship/mcpship/internal/probe"
 	"github.com/mcpship/mcpship/internal/register"
 	"github.com/mcpship/mcpship/internal/registry"
 )
@@ -161,9 +162,9 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	var warnings []string
 	switch {
 	case in.entry.URL == "":
-		summary, warnings, err = register.Check(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
+		summary, warnings, err = probe.Check(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
 	case in.entry.Type != "sse":
-		summary, err = register.CheckRemote(c.Context, in.entry.URL, in.entry.Headers, c.Duration("timeout"))
+		summary, err = probe.CheckRemote(c.Context, in.entry.URL, in.entry.Headers, c.Duration("timeout"))
 	}
 	switch {
 	case err != nil:

@@ -18,7 +18,8 @@ import (
 // exitUsage is the exit code of a command-line mistake (EX_USAGE).
 const exitUsage = 64
 
-func usagef(format string, args ...any) error {
+// Usagef is a usage error, exit code 64, with the message format makes.
+func Usagef(format string, args ...any) error {
 	return cli.Exit(fmt.Sprintf(format, args...), exitUsage)
 }
 
@@ -28,10 +29,10 @@ func onUsageError(_ *cli.Context, err error, _ bool) error {
 	return clihelp.FlagError(err)
 }
 
-// styled gives cmd the help of mcpship's own commands also in an app
+// Styled gives cmd the help of mcpship's own commands also in an app
 // that does not set cli.FlagStringer (registercmd's): FILE, DIR and N
 // placeholders, a repeatable flag written once.
-func styled(cmd *cli.Command) *cli.Command {
+func Styled(cmd *cli.Command) *cli.Command {
 	cmd.CustomHelpTemplate = clihelp.CommandHelpTemplate(cmd)
 	return cmd
 }
@@ -41,7 +42,7 @@ type envFlag struct{ vals []string }
 
 func (e *envFlag) Set(v string) error {
 	if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
-		return usagef("--env %q: want NAME=VALUE", v)
+		return Usagef("--env %q: want NAME=VALUE", v)
 	}
 	e.vals = append(e.vals, v)
 	return nil
@@ -73,17 +74,17 @@ func scopeFlag() cli.Flag {
 	return &cli.StringFlag{Name: "scope", Usage: "project, user or local (default: each client's own, project where it has one)"}
 }
 
-func commonFlags() []cli.Flag {
+func CommonFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "project", Usage: "project directory for project and local scopes (default: the current directory)"},
 		&cli.BoolFlag{Name: "json", Usage: "print JSON for machines"},
 	}
 }
 
-// noArgs is a usage error when the command was given arguments.
-func noArgs(c *cli.Context) error {
+// NoArgs is a usage error when the command was given arguments.
+func NoArgs(c *cli.Context) error {
 	if c.NArg() > 0 {
-		return usagef("%s takes no arguments, got %q", c.Command.Name, c.Args().First())
+		return Usagef("%s takes no arguments, got %q", c.Command.Name, c.Args().First())
 	}
 	return nil
 }
@@ -157,10 +158,10 @@ func setup(tt Targets) (installer.Env, installer.Options, []*installer.Target, e
 	switch scope {
 	case "", installer.ScopeProject, installer.ScopeUser, installer.ScopeLocal:
 	default:
-		return env, o, nil, usagef("--scope %q: want project, user or local", scope)
+		return env, o, nil, Usagef("--scope %q: want project, user or local", scope)
 	}
 	if tt.ScopeSet && scope == "" {
-		return env, o, nil, usagef("--scope is empty: want project, user or local")
+		return env, o, nil, Usagef("--scope is empty: want project, user or local")
 	}
 	// scopeOf is the scope used for cl: --scope, else cl's default.
 	scopeOf := func(cl *installer.Assistant) installer.Scope {
@@ -172,7 +173,7 @@ func setup(tt Targets) (installer.Env, installer.Options, []*installer.Target, e
 	var targets []*installer.Target
 	if tt.All {
 		if tt.Clients != "" {
-			return env, o, nil, usagef("--all and --client cannot be used together")
+			return env, o, nil, Usagef("--all and --client cannot be used together")
 		}
 		for _, cl := range installer.Assistants() {
 			// A file that mcpship itself created (an add for every
@@ -193,12 +194,12 @@ func setup(tt Targets) (installer.Env, installer.Options, []*installer.Target, e
 		for _, name := range strings.Split(clients, ",") {
 			cl, err := installer.LookupAssistant(strings.TrimSpace(name))
 			if err != nil {
-				return env, o, nil, usagef("%v", err)
+				return env, o, nil, Usagef("%v", err)
 			}
 			t, err := cl.Target(env, scopeOf(cl))
 			if err != nil {
 				if !hasScope(cl, scopeOf(cl)) {
-					return env, o, nil, usagef("%v; or leave --scope out to use each client's own", err)
+					return env, o, nil, Usagef("%v; or leave --scope out to use each client's own", err)
 				}
 				return env, o, nil, err
 			}
@@ -267,7 +268,7 @@ func each(tt Targets, targets []*installer.Target, name string, warnings map[*in
 		}
 	}
 	if tt.JSON {
-		if err := printJSON(tt.Stdout, results); err != nil {
+		if err := PrintJSON(tt.Stdout, results); err != nil {
 			return err
 		}
 	}
@@ -312,7 +313,7 @@ func printChange(w io.Writer, ch *installer.Change) {
 	fmt.Fprintf(w, "%s: %s\n", where, what)
 }
 
-func printJSON(w io.Writer, v any) error {
+func PrintJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")

@@ -1,8 +1,9 @@
-// Package register is the engine behind mcpship's init, remove, restore,
-// list and doctor, and its tools and call, which start any stdio server,
-// or a registered one, and list or call its tools from a shell. The
+// Package register is the engine behind mcpship's init, remove, restore
+// and list, and add's registration ([Register]). Package probe, which
+// starts servers (doctor, tools, call), reads what is registered through
+// [Registered] and shows it as list does ([CommandLine], [Secrets]). The
 // public package registercmd gives an app its own init, remove and
-// doctor on top of it.
+// doctor on top of both.
 //
 // Every change to a config file goes through package installer: the rest
 // of the file is kept byte for byte, a backup is taken first, and

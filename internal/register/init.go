@@ -49,7 +49,7 @@ type Dest struct {
 // running binary followed by p.Args. After "--", it registers any stdio
 // server command instead.
 func Init(p Program) *cli.Command {
-	return styled(&cli.Command{
+	return Styled(&cli.Command{
 		Name:      "init",
 		Usage:     "register " + p.short() + " (or any stdio or remote server) with AI assistants",
 		ArgsUsage: "[-- COMMAND ARGS...]",
@@ -73,7 +73,7 @@ func Init(p Program) *cli.Command {
 			&cli.StringFlag{Name: "command", Usage: "path of the " + p.binary() + " to register (default: this binary)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the diff and write nothing"},
 			&cli.BoolFlag{Name: "force", Usage: "replace a different server registered under the same name"},
-		}, commonFlags()...)...),
+		}, CommonFlags()...)...),
 		OnUsageError: onUsageError,
 		Action:       func(c *cli.Context) error { return runInit(c, p) },
 	})
@@ -145,9 +145,9 @@ func (p Program) nameFlag() cli.Flag {
 	return &cli.StringFlag{Name: "name", Value: p.Name, Usage: "server name in the config"}
 }
 
-// name returns the server name: --name (whose default is p.Name), else
+// ServerName returns the server name: --name (whose default is p.Name), else
 // the app's name.
-func (p Program) name(c *cli.Context) string {
+func (p Program) ServerName(c *cli.Context) string {
 	if n := c.String("name"); n != "" || c.IsSet("name") {
 		return n
 	}
@@ -157,16 +157,16 @@ func (p Program) name(c *cli.Context) string {
 // server builds the server init registers, but for the arguments of
 // p.FlagArgs, which depend on the file.
 func (p Program) server(c *cli.Context) (installer.Entry, error) {
-	s := installer.Entry{Name: p.name(c)}
+	s := installer.Entry{Name: p.ServerName(c)}
 	if s.Name == "" {
-		return s, usagef("--name must not be empty")
+		return s, Usagef("--name must not be empty")
 	}
 	if c.IsSet("url") {
 		return p.remoteServer(c, s)
 	}
 	for _, f := range []string{"header", "bearer-token-env"} {
 		if c.IsSet(f) {
-			return s, usagef("--%s is for a remote server: give its address with --url", f)
+			return s, Usagef("--%s is for a remote server: give its address with --url", f)
 		}
 	}
 	if v := c.Generic("env").(*envFlag).vals; len(v) > 0 {
@@ -215,13 +215,13 @@ func checkCommand(c *cli.Context, cmd, what string) error {
 	fi, err := os.Stat(cmd)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return usagef("%s, %s, does not exist; give the path of an installed program (or a bare name the client finds on its PATH)", what, cmd)
+		return Usagef("%s, %s, does not exist; give the path of an installed program (or a bare name the client finds on its PATH)", what, cmd)
 	case err != nil:
-		return usagef("%s, %s: %v; give the path of a program the client can start", what, cmd, errors.Unwrap(err))
+		return Usagef("%s, %s: %v; give the path of a program the client can start", what, cmd, errors.Unwrap(err))
 	case !fi.Mode().IsRegular():
-		return usagef("%s, %s, is not a file but a %s; give the path of a program", what, cmd, kind(fi.Mode()))
+		return Usagef("%s, %s, is not a file but a %s; give the path of a program", what, cmd, kind(fi.Mode()))
 	case runtime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0:
-		return usagef("%s, %s, is not executable (mode %v); make it so with 'chmod +x %s', or give another path", what, cmd, fi.Mode().Perm(), cmd)
+		return Usagef("%s, %s, is not executable (mode %v); make it so with 'chmod +x %s', or give another path", what, cmd, fi.Mode().Perm(), cmd)
 	}
 	return nil
 }
@@ -232,7 +232,7 @@ func checkCommand(c *cli.Context, cmd, what string) error {
 // warns and says how to make it last. A NAME found there that is not this
 // binary is another copy, perhaps another version, and init says so.
 func onPath(c *cli.Context, name string) error {
-	found, err := exec.LookPath(name)
+	path, err := exec.LookPath(name)
 	if err != nil {
 		fmt.Fprintf(c.App.ErrWriter, "%s: warning: --command %s is not found on this PATH, so a client started from here would not find it either; "+
 			"put its directory on PATH in your shell's profile (a client started from the desktop may not read it: see its docs), "+
@@ -243,10 +243,10 @@ func onPath(c *cli.Context, name string) error {
 	if err != nil {
 		return nil
 	}
-	a, aerr := os.Stat(found)
+	a, aerr := os.Stat(path)
 	b, berr := os.Stat(exe)
 	if aerr == nil && berr == nil && !os.SameFile(a, b) {
-		fmt.Fprintf(c.App.ErrWriter, "%s: note: --command %s is %s on this PATH, not this binary (%s)\n", c.App.Name, name, found, exe)
+		fmt.Fprintf(c.App.ErrWriter, "%s: note: --command %s is %s on this PATH, not this binary (%s)\n", c.App.Name, name, path, exe)
 	}
 	return nil
 }
@@ -332,10 +332,10 @@ func (p Program) notWithCommand(c *cli.Context, prog string) error {
 			continue
 		}
 		if len(names) == 1 {
-			return usagef("--command is for %s; it cannot be used with a command after --", prog)
+			return Usagef("--command is for %s; it cannot be used with a command after --", prog)
 		}
 		last := len(names) - 1
-		return usagef("%s and %s are for %s; they cannot be used with a command after --",
+		return Usagef("%s and %s are for %s; they cannot be used with a command after --",
 			strings.Join(names[:last], ", "), names[last], prog)
 	}
 	return nil

@@ -2,7 +2,6 @@ package register
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
@@ -106,25 +104,6 @@ func Register(tt Targets, e installer.Entry, replace func(old installer.Entry) b
 		fmt.Fprintf(tt.Stderr, "%s: undone: %s %s %s: %s\n", tt.Program, undo.Client, undo.Scope, undo.File, undo.Action)
 	}
 	return err
-}
-
-// Check starts e as its client would and as doctor does (in dir, within
-// timeout): it must answer the MCP handshake and tools/list. It returns a
-// summary such as "rigor 1.0.0, protocol 2025-11-25, 7 tools" and what
-// the server logged at level WARN (mcpship serve: a program its tools run
-// that is not on PATH), or an error that says what went wrong, with the
-// end of the server's stderr (but not the command, whose arguments may
-// hold a secret).
-func Check(ctx context.Context, e installer.Entry, dir string, timeout time.Duration) (summary string, warnings []string, err error) {
-	h := probe(ctx, e, dir, timeout)
-	if h.OK {
-		return fmt.Sprintf("%s %s, protocol %s, %s", h.ServerName, h.ServerVersion, h.ProtocolVersion, plural(h.Tools, "tool")), h.Warnings, nil
-	}
-	msg := fmt.Sprintf("the server did not pass the handshake check: %s: %s", h.Problem, h.Detail)
-	if h.Stderr != "" {
-		msg += "\n  stderr: " + strings.Join(lastLines(h.Stderr, 5), "\n  stderr: ")
-	}
-	return "", nil, errors.New(msg)
 }
 
 // A Use is an entry of a config file.

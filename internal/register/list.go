@@ -21,9 +21,9 @@ func List() *cli.Command {
 		Usage:     "show every assistant's config files and the servers registered in them",
 		ArgsUsage: " ",
 		Description: "Values of the servers' environment variables and of remote servers' HTTP headers may be\n" +
-			"secrets: they are shown as " + hidden + " unless --show-env is given; references to variables\n" +
+			"secrets: they are shown as " + Hidden + " unless --show-env is given; references to variables\n" +
 			"(${VAR}, \"Bearer ${TOKEN}\") are shown as they are. A remote server is shown by its URL.",
-		Flags:        append(append(commonFlags(), filterFlags()...), &cli.BoolFlag{Name: "show-env", Usage: "show the values of the servers' environment variables and headers"}),
+		Flags:        append(append(CommonFlags(), FilterFlags()...), &cli.BoolFlag{Name: "show-env", Usage: "show the values of the servers' environment variables and headers"}),
 		OnUsageError: onUsageError,
 		Action:       runList,
 	}
@@ -47,10 +47,10 @@ type listed struct {
 }
 
 func runList(c *cli.Context) error {
-	if err := noArgs(c); err != nil {
+	if err := NoArgs(c); err != nil {
 		return err
 	}
-	clients, scope, env, err := filters(c)
+	clients, scope, env, err := Filters(c)
 	if err != nil {
 		return err
 	}
@@ -77,14 +77,14 @@ func runList(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
-		if err := printJSON(c.App.Writer, rows); err != nil {
+		if err := PrintJSON(c.App.Writer, rows); err != nil {
 			return err
 		}
 	} else {
 		printList(c.App.Writer, rows)
 	}
 	if bad > 0 {
-		return errors.New(plural(bad, "config file") + " could not be read (see above)")
+		return errors.New(Plural(bad, "config file") + " could not be read (see above)")
 	}
 	return nil
 }
@@ -99,8 +99,8 @@ func listRow(cl *installer.Assistant, s installer.Scope, env installer.Env, stat
 	regs, exists, err := t.Servers(state)
 	if !showEnv {
 		for i := range regs {
-			regs[i].Env = masked(regs[i].Env)
-			regs[i].Headers = maskedHeaders(regs[i].Headers)
+			regs[i].Env = Masked(regs[i].Env)
+			regs[i].Headers = MaskedHeaders(regs[i].Headers)
 		}
 	}
 	r := listed{Client: cl.Name, Scope: s, File: t.File, Exists: exists, Servers: []listedServer{}}
@@ -139,7 +139,7 @@ func printList(w io.Writer, rows []listed) {
 			if s.Ours {
 				mark = "[ours]"
 			}
-			fmt.Fprintf(w, "    %s %s %s\n", mark, s.Name, commandLine(s.Entry))
+			fmt.Fprintf(w, "    %s %s %s\n", mark, s.Name, CommandLine(s.Entry))
 			if s.Installed != nil {
 				fmt.Fprintf(w, "             installed: %s\n", s.Installed.From())
 			}
@@ -156,16 +156,17 @@ func printList(w io.Writer, rows []listed) {
 	}
 }
 
-func plural(n int, what string) string {
+// Plural says n what, as "1 server" or "2 servers".
+func Plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// commandLine shows a server's command for people, quoting words with
+// CommandLine shows a server's command for people, quoting words with
 // spaces or quotes.
-func commandLine(s installer.Entry) string {
+func CommandLine(s installer.Entry) string {
 	if s.Command == "" && s.URL != "" {
 		return installed.Redact(s.URL) // a remote server
 	}
@@ -178,18 +179,18 @@ func commandLine(s installer.Entry) string {
 	return strings.Join(words, " ")
 }
 
-// hidden stands for the value of an environment variable in list.
-const hidden = "<hidden>"
+// Hidden stands for the value of an environment variable in list.
+const Hidden = "<hidden>"
 
-// masked returns env with every value hidden but references to
+// Masked returns env with every value hidden but references to
 // variables, which hold no secret.
-func masked(env map[string]string) map[string]string {
+func Masked(env map[string]string) map[string]string {
 	if env == nil {
 		return nil
 	}
 	out := make(map[string]string, len(env))
 	for k, v := range env {
-		out[k] = hidden
+		out[k] = Hidden
 		if isRef(v) {
 			out[k] = v
 		}
@@ -197,9 +198,9 @@ func masked(env map[string]string) map[string]string {
 	return out
 }
 
-// maskedHeaders returns headers with every value hidden but references
+// MaskedHeaders returns headers with every value hidden but references
 // to variables, after an auth scheme such as "Bearer " that is kept.
-func maskedHeaders(h map[string]string) map[string]string {
+func MaskedHeaders(h map[string]string) map[string]string {
 	if h == nil {
 		return nil
 	}
@@ -212,34 +213,34 @@ func maskedHeaders(h map[string]string) map[string]string {
 		case ok && isRef(rest) && !strings.ContainsAny(scheme, "${}"):
 			out[k] = v
 		case ok && (strings.EqualFold(scheme, "Bearer") || strings.EqualFold(scheme, "Basic") || strings.EqualFold(scheme, "Token")):
-			out[k] = scheme + " " + hidden
+			out[k] = scheme + " " + Hidden
 		default:
-			out[k] = hidden
+			out[k] = Hidden
 		}
 	}
 	return out
 }
 
-// filterFlags are list's and doctor's --client and --scope: which files
+// FilterFlags are list's and doctor's --client and --scope: which files
 // to look at, all by default.
-func filterFlags() []cli.Flag {
+func FilterFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "client", Usage: "only these assistants, comma-separated (default: all)"},
 		&cli.StringFlag{Name: "scope", Usage: "only this scope: project, user or local (default: all)"},
 	}
 }
 
-// filters returns the assistants and the scope that --client and --scope
+// Filters returns the assistants and the scope that --client and --scope
 // choose (all assistants and "", every scope, by default) and the
 // environment of the --project directory.
-func filters(c *cli.Context) ([]*installer.Assistant, installer.Scope, installer.Env, error) {
+func Filters(c *cli.Context) ([]*installer.Assistant, installer.Scope, installer.Env, error) {
 	clients := installer.Assistants()
 	if names := c.String("client"); names != "" {
 		clients = nil
 		for _, n := range strings.Split(names, ",") {
 			cl, err := installer.LookupAssistant(strings.TrimSpace(n))
 			if err != nil {
-				return nil, "", installer.Env{}, usagef("%v", err)
+				return nil, "", installer.Env{}, Usagef("%v", err)
 			}
 			clients = append(clients, cl)
 		}
@@ -248,7 +249,7 @@ func filters(c *cli.Context) ([]*installer.Assistant, installer.Scope, installer
 	switch scope {
 	case "", installer.ScopeProject, installer.ScopeUser, installer.ScopeLocal:
 	default:
-		return nil, "", installer.Env{}, usagef("unknown --scope %q: use project, user or local", scope)
+		return nil, "", installer.Env{}, Usagef("unknown --scope %q: use project, user or local", scope)
 	}
 	env, err := installer.OSEnv(c.String("project"))
 	return clients, scope, env, err

@@ -16,7 +16,7 @@ import (
 func (p Program) remoteServer(c *cli.Context, s installer.Entry) (installer.Entry, error) {
 	var flags []string
 	if c.NArg() > 0 {
-		return s, usagef("--url registers a remote server; it cannot be used with a command after --")
+		return s, Usagef("--url registers a remote server; it cannot be used with a command after --")
 	}
 	for _, f := range append([]cli.Flag{&cli.StringFlag{Name: "env"}, &cli.StringFlag{Name: "command"}}, p.Flags...) {
 		if n := f.Names()[0]; c.IsSet(n) {
@@ -24,7 +24,7 @@ func (p Program) remoteServer(c *cli.Context, s installer.Entry) (installer.Entr
 		}
 	}
 	if len(flags) > 0 {
-		return s, usagef("%s %s for a command the client starts; a remote server (--url) takes only --header and --bearer-token-env",
+		return s, Usagef("%s %s for a command the client starts; a remote server (--url) takes only --header and --bearer-token-env",
 			strings.Join(flags, ", "), plural2(len(flags), "is", "are"))
 	}
 	u, err := checkURL(c.String("url"))
@@ -37,15 +37,15 @@ func (p Program) remoteServer(c *cli.Context, s installer.Entry) (installer.Entr
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		switch {
 		case strings.ContainsAny(h, "\r\n"):
-			return s, usagef("--header %q holds a line break; give one header per --header, as \"NAME: VALUE\"", h)
+			return s, Usagef("--header %q holds a line break; give one header per --header, as \"NAME: VALUE\"", h)
 		case !ok || k == "":
-			return s, usagef("--header %q: want \"NAME: VALUE\", such as \"X-Api-Version: 2\"", h)
+			return s, Usagef("--header %q: want \"NAME: VALUE\", such as \"X-Api-Version: 2\"", h)
 		}
 		if s.Headers == nil {
 			s.Headers = map[string]string{}
 		}
 		if _, dup := s.Headers[k]; dup {
-			return s, usagef("--header %s is given twice; give each header once", k)
+			return s, Usagef("--header %s is given twice; give each header once", k)
 		}
 		s.Headers[k] = v
 	}
@@ -53,14 +53,14 @@ func (p Program) remoteServer(c *cli.Context, s installer.Entry) (installer.Entr
 		s.TokenEnv = strings.TrimPrefix(c.String("bearer-token-env"), "$")
 		for k := range s.Headers {
 			if strings.EqualFold(k, "Authorization") {
-				return s, usagef("--header %s and --bearer-token-env both set the Authorization header; give one of them", k)
+				return s, Usagef("--header %s and --bearer-token-env both set the Authorization header; give one of them", k)
 			}
 		}
 	}
 	// The rest of the entry's checks (header names, the variable's name)
 	// are the installer's, as for every client.
 	if err := s.Check(); err != nil {
-		return s, usagef("%v", err)
+		return s, Usagef("%v", err)
 	}
 	return s, nil
 }
@@ -78,18 +78,18 @@ func checkURL(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	switch {
 	case raw == "":
-		return "", usagef("--url is empty: give the server's address, such as https://example.com/mcp")
+		return "", Usagef("--url is empty: give the server's address, such as https://example.com/mcp")
 	case err != nil:
-		return "", usagef("--url %q is not a URL: %v", raw, strings.TrimPrefix(err.Error(), "parse \""+raw+"\": "))
+		return "", Usagef("--url %q is not a URL: %v", raw, strings.TrimPrefix(err.Error(), "parse \""+raw+"\": "))
 	case u.Scheme != "http" && u.Scheme != "https":
-		return "", usagef("--url %q: want an http:// or https:// address, such as https://example.com/mcp", raw)
+		return "", Usagef("--url %q: want an http:// or https:// address, such as https://example.com/mcp", raw)
 	case u.Host == "" || u.Hostname() == "":
-		return "", usagef("--url %q has no host: want an address such as https://example.com/mcp", raw)
+		return "", Usagef("--url %q has no host: want an address such as https://example.com/mcp", raw)
 	case u.User != nil:
-		return "", usagef("--url %q holds credentials, which would be written in plain text; "+
+		return "", Usagef("--url %q holds credentials, which would be written in plain text; "+
 			"leave them out and give the token with --bearer-token-env (or a header with --header)", u.Redacted())
 	case u.Scheme == "http" && !loopback.Host(u.Hostname()):
-		return "", usagef("--url %q is plain http to another machine, which sends requests and tokens unencrypted; "+
+		return "", Usagef("--url %q is plain http to another machine, which sends requests and tokens unencrypted; "+
 			"use https://, or http:// to this machine only (localhost, 127.0.0.1, [::1])", raw)
 	}
 	return u.String(), nil

@@ -11,7 +11,7 @@ import (
 // Remove returns the "remove" command, which takes the server registered
 // as p's name (or --name) out of assistants' config files.
 func Remove(p Program) *cli.Command {
-	return styled(&cli.Command{
+	return Styled(&cli.Command{
 		Name:      "remove",
 		Usage:     "remove a server from AI assistants' config files",
 		ArgsUsage: " ",
@@ -21,13 +21,13 @@ func Remove(p Program) *cli.Command {
 			p.nameFlag(),
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the diff and write nothing"},
 			&cli.BoolFlag{Name: "purge", Usage: "also delete the files 'mcpship add' installed for the server, without asking"},
-		}, commonFlags()...),
+		}, CommonFlags()...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
+			if err := NoArgs(c); err != nil {
 				return err
 			}
-			name := p.name(c)
+			name := p.ServerName(c)
 			if err := installedScope(c, name); err != nil {
 				return err
 			}
@@ -60,14 +60,14 @@ func Restore() *cli.Command {
 			&cli.StringFlag{Name: "backup", Usage: "backup file to restore (default: the newest)"},
 			&cli.BoolFlag{Name: "force", Usage: "restore a backup that does not parse or was taken of another file; write a read-only file"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the diff and write nothing"},
-		}, commonFlags()...),
+		}, CommonFlags()...),
 		OnUsageError: onUsageError,
 		Action:       runRestore,
 	}
 }
 
 func runRestore(c *cli.Context) error {
-	if err := noArgs(c); err != nil {
+	if err := NoArgs(c); err != nil {
 		return err
 	}
 	tt := TargetsFrom(c)

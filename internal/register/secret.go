@@ -143,12 +143,12 @@ func isRef(value string) bool {
 	return strings.Contains(value, "${") || strings.Contains(value, "{env:") || strings.HasPrefix(value, "$")
 }
 
-// entrySecrets returns the values of e that look like secrets (see
+// Secrets returns the values of e that look like secrets (see
 // [looksSecret]): of its environment variables, its arguments (a flag's
 // value, --key=VALUE or --key VALUE) and its headers. What doctor, tools
 // and call print of a server (its command line, its stderr, which often
 // echoes them) has them hidden.
-func entrySecrets(e installer.Entry) []string {
+func Secrets(e installer.Entry) []string {
 	var out []string
 	for k, v := range e.Env {
 		if looksSecret(k, v) {
@@ -176,7 +176,7 @@ func entrySecrets(e installer.Entry) []string {
 // name them: an HTTP header ("Authorization: Bearer TOKEN", "X-Api-Key:
 // KEY"), an auth scheme ("Bearer TOKEN") or a URL (its password, and a
 // query parameter named like a secret, as in ?token=TOKEN). What is
-// hidden is the secret alone, so "Bearer <hidden>" still says what it was.
+// Hidden is the secret alone, so "Bearer <hidden>" still says what it was.
 func credentials(arg string) []string {
 	var out []string
 	if k, v, ok := strings.Cut(arg, ":"); ok && k != "" && !strings.ContainsAny(k, " /") && !strings.HasPrefix(v, "//") {
@@ -227,10 +227,10 @@ func isCredentialHeader(k string) bool {
 	return strings.EqualFold(k, "Authorization") || strings.EqualFold(k, "Proxy-Authorization") || strings.EqualFold(k, "Cookie")
 }
 
-// hideAll replaces each of secrets in text with <hidden>.
-func hideAll(text string, secrets []string) string {
+// Hide replaces each of secrets in text with <hidden>.
+func Hide(text string, secrets []string) string {
 	for _, s := range secrets {
-		text = strings.ReplaceAll(text, s, hidden)
+		text = strings.ReplaceAll(text, s, Hidden)
 	}
 	return text
 }

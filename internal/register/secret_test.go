@@ -74,7 +74,7 @@ func TestEntrySecretsInArguments(t *testing.T) {
 		{[]string{"C:\\tools\\x.exe", "a:b"}, "\"C:\\\\tools\\\\x.exe\" a:b"},
 	} {
 		e := installer.Entry{Command: "srv", Args: c.args}
-		if got := hideAll(commandLine(e), entrySecrets(e)); got != "srv "+c.want {
+		if got := Hide(CommandLine(e), Secrets(e)); got != "srv "+c.want {
 			t.Errorf("%q shows as %s, want srv %s", c.args, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package register
+package probe
 
 import (
 	"bytes"
@@ -17,6 +17,9 @@ import (
 
 	"github.com/mcpship/mcpship/installer"
 	"github.com/mcpship/mcpship/mcp"
+
+	"github.com/mcpship/mcpship/internal/clihelp"
+	"github.com/mcpship/mcpship/internal/register"
 )
 
 // Tools returns the "tools" command, which starts an MCP server, given as
@@ -32,7 +35,7 @@ func Tools() *cli.Command {
 			"required, and their defaults. --json prints the tools as the server sent them.\n" +
 			"Exits 1 when the server cannot be started or does not answer, 64 on a usage error.",
 		Flags:        serverFlags(),
-		OnUsageError: onUsageError,
+		OnUsageError: clihelp.OnUsageError,
 		Action:       interruptible(runTools),
 	}
 }
@@ -52,7 +55,7 @@ func Call() *cli.Command {
 			"Exits 1 when the tool's result is an error (isError) or the server fails, 64 on a\n" +
 			"usage error: a tool the server does not have, arguments that are not a JSON object.",
 		Flags:        serverFlags(),
-		OnUsageError: onUsageError,
+		OnUsageError: clihelp.OnUsageError,
 		Action:       interruptible(runCall),
 	}
 }
@@ -60,7 +63,7 @@ func Call() *cli.Command {
 func serverFlags() []cli.Flag {
 	return append(append([]cli.Flag{
 		&cli.StringFlag{Name: "name", Usage: "the server registered under this name (see 'list'), instead of a command after --"},
-	}, filterFlags()...),
+	}, register.FilterFlags()...),
 		&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "time the server has to start and answer everything, 0 for no limit"},
 		&cli.BoolFlag{Name: "show-stderr", Usage: "pass the server's standard error through as it comes; without it, its end is shown if the server fails"},
 		&cli.StringFlag{Name: "project", Usage: "project directory, to find --name in project and local scopes (default: the current directory)"},
@@ -84,7 +87,7 @@ func runTools(c *cli.Context) error {
 	}
 	s.Close()
 	if c.Bool("json") {
-		return printJSON(c.App.Writer, struct {
+		return register.PrintJSON(c.App.Writer, struct {
 			ProtocolVersion string             `json:"protocolVersion"`
 			ServerInfo      mcp.Implementation `json:"serverInfo"`
 			Instructions    string             `json:"instructions,omitempty"`
@@ -101,15 +104,15 @@ func runCall(c *cli.Context) error {
 	}
 	for _, w := range words {
 		if strings.HasPrefix(w, "-") && w != "-" {
-			return usagef("%s after TOOL: flags go before TOOL (%s call --json TOOL '{}' -- COMMAND), everything after -- is the server's command", w, c.App.Name)
+			return register.Usagef("%s after TOOL: flags go before TOOL (%s call --json TOOL '{}' -- COMMAND), everything after -- is the server's command", w, c.App.Name)
 		}
 	}
 	if argv == nil && !c.IsSet("name") {
-		return usagef("name the tool, then the server: a command after \"--\" (%s call TOOL '{}' -- %s serve --manifest mcpship.json), or --name and the name of a registered one (see '%s list')",
+		return register.Usagef("name the tool, then the server: a command after \"--\" (%s call TOOL '{}' -- %s serve --manifest mcpship.json), or --name and the name of a registered one (see '%s list')",
 			c.App.Name, c.App.Name, c.App.Name)
 	}
 	if len(words) == 0 || len(words) > 2 {
-		return usagef("call takes TOOL and at most one ARGUMENTS (a JSON object, quoted as one word) before \"--\", got %q", words)
+		return register.Usagef("call takes TOOL and at most one ARGUMENTS (a JSON object, quoted as one word) before \"--\", got %q", words)
 	}
 	tool, arg := words[0], ""
 	if len(words) == 2 {
@@ -135,13 +138,13 @@ func runCall(c *cli.Context) error {
 	if !slices.ContainsFunc(tools, func(t mcp.Tool) bool { return t.Name == tool }) {
 		s.Close()
 		if len(tools) == 0 {
-			return usagef("no tool named %q: %s has no tools", tool, s.what)
+			return register.Usagef("no tool named %q: %s has no tools", tool, s.what)
 		}
 		names := make([]string, len(tools))
 		for i, t := range tools {
 			names[i] = t.Name
 		}
-		return usagef("no tool named %q; %s has: %s", tool, s.what, strings.Join(names, ", "))
+		return register.Usagef("no tool named %q; %s has: %s", tool, s.what, strings.Join(names, ", "))
 	}
 	var raw json.RawMessage
 	params := map[string]any{"name": tool, "arguments": args, "_meta": map[string]any{"progressToken": 1}}
@@ -154,7 +157,7 @@ func runCall(c *cli.Context) error {
 		return fmt.Errorf("%s: protocol error: the result of tools/call is not a CallToolResult: %v", s.what, err)
 	}
 	if c.Bool("json") {
-		err = printJSON(c.App.Writer, raw)
+		err = register.PrintJSON(c.App.Writer, raw)
 	} else {
 		err = printResult(c.App.Writer, &res)
 	}
@@ -173,7 +176,7 @@ func withTimeout(c *cli.Context) (context.Context, context.CancelFunc, error) {
 	d := c.Duration("timeout")
 	switch {
 	case d < 0:
-		return nil, nil, usagef("--timeout must not be negative; 0 means no limit")
+		return nil, nil, register.Usagef("--timeout must not be negative; 0 means no limit")
 	case d == 0:
 		ctx, cancel := context.WithCancel(c.Context)
 		return ctx, cancel, nil
@@ -199,24 +202,24 @@ func arguments(stdin io.Reader, arg string, given bool) (json.RawMessage, error)
 		from = "the arguments in " + arg[1:]
 	}
 	if err != nil {
-		return nil, usagef("cannot read the arguments: %v", err)
+		return nil, register.Usagef("cannot read the arguments: %v", err)
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF")) // a byte order mark, as some editors write
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, usagef("%s are empty: give a JSON object, such as '{\"path\": \"a.txt\"}', or '{}'", from)
+		return nil, register.Usagef("%s are empty: give a JSON object, such as '{\"path\": \"a.txt\"}', or '{}'", from)
 	}
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		var se *json.SyntaxError
 		if !errors.As(err, &se) {
-			return nil, usagef("%s are not valid JSON: %v", from, err)
+			return nil, register.Usagef("%s are not valid JSON: %v", from, err)
 		}
 		line, col, text := position(data, se.Offset)
-		return nil, usagef("%s are not valid JSON: line %d, column %d: %v\n    %s\n    %s^",
+		return nil, register.Usagef("%s are not valid JSON: line %d, column %d: %v\n    %s\n    %s^",
 			from, line, col, err, text, strings.Repeat(" ", col-1))
 	}
 	if _, ok := v.(map[string]any); !ok {
-		return nil, usagef("%s must be a JSON object, such as '{\"path\": \"a.txt\"}', not %s", from, jsonKind(v))
+		return nil, register.Usagef("%s must be a JSON object, such as '{\"path\": \"a.txt\"}', not %s", from, jsonKind(v))
 	}
 	return data, nil
 }
@@ -284,8 +287,8 @@ func start(ctx context.Context, c *cli.Context, argv []string) (*server, error) 
 	if err != nil {
 		return nil, err
 	}
-	secrets := entrySecrets(e)
-	what := hideAll(commandLine(e), secrets)
+	secrets := register.Secrets(e)
+	what := register.Hide(register.CommandLine(e), secrets)
 	if len(argv) == 0 {
 		what = fmt.Sprintf("server %q", e.Name)
 	}
@@ -305,7 +308,7 @@ func start(ctx context.Context, c *cli.Context, argv []string) (*server, error) 
 	})
 	if err != nil {
 		if len(argv) > 0 {
-			return nil, usagef("%s", notStarted(e.Command, err, ""))
+			return nil, register.Usagef("%s", notStarted(e.Command, err, ""))
 		}
 		return nil, fmt.Errorf("%s: not found: %s", what, notStarted(e.Command, err, " the assistant uses"))
 	}
@@ -323,29 +326,29 @@ func chosen(c *cli.Context, argv []string) (e installer.Entry, dir string, err e
 	name := c.String("name")
 	switch {
 	case c.IsSet("name") && len(argv) > 0:
-		return e, "", usagef("give either --name or a command after \"--\", not both")
+		return e, "", register.Usagef("give either --name or a command after \"--\", not both")
 	case len(argv) > 0 && (c.IsSet("client") || c.IsSet("scope")):
-		return e, "", usagef("--client and --scope choose where to look for --name; a command after \"--\" is started as it is")
+		return e, "", register.Usagef("--client and --scope choose where to look for --name; a command after \"--\" is started as it is")
 	case len(argv) > 0:
 		return installer.Entry{Command: argv[0], Args: argv[1:]}, "", nil
 	case !c.IsSet("name"):
-		return e, "", usagef("name the server: a command after \"--\" (%s %s -- %s serve --manifest mcpship.json), or --name and the name of a registered one (see '%s list')",
+		return e, "", register.Usagef("name the server: a command after \"--\" (%s %s -- %s serve --manifest mcpship.json), or --name and the name of a registered one (see '%s list')",
 			c.App.Name, c.Command.Name, c.App.Name, c.App.Name)
 	case name == "":
-		return e, "", usagef("--name must not be empty")
+		return e, "", register.Usagef("--name must not be empty")
 	}
-	clients, scope, env, err := filters(c)
+	clients, scope, env, err := register.Filters(c)
 	if err != nil {
 		return e, "", err
 	}
-	regs, known, _, err := registered(c, env, clients, scope, name)
+	regs, known, _, err := register.Registered(c, env, clients, scope, name)
 	switch {
 	case err != nil:
 		return e, "", err
 	case len(regs) == 0:
-		return e, "", notRegistered(name, known)
+		return e, "", register.NotRegistered(name, known)
 	}
-	var local []found
+	var local []register.Found
 	for _, r := range regs {
 		if r.NotStdio() == "" {
 			local = append(local, r)
@@ -354,15 +357,15 @@ func chosen(c *cli.Context, argv []string) (e installer.Entry, dir string, err e
 	if len(local) == 0 {
 		r := regs[0]
 		return e, "", fmt.Errorf("%s %s: server %q in %s is %s; %s %s starts only local stdio servers",
-			r.client, r.scope, name, r.file, r.NotStdio(), c.App.Name, c.Command.Name)
+			r.Client, r.Scope, name, r.File, r.NotStdio(), c.App.Name, c.Command.Name)
 	}
 	for _, r := range local[1:] {
 		if !sameCommand(r.Entry, local[0].Entry) {
 			var each []string
 			for _, r := range local {
-				each = append(each, fmt.Sprintf("  %s %s (%s): %s", r.client, r.scope, r.file, commandLine(r.Entry)))
+				each = append(each, fmt.Sprintf("  %s %s (%s): %s", r.Client, r.Scope, r.File, register.CommandLine(r.Entry)))
 			}
-			return e, "", usagef("servers with different commands are registered as %q; choose one with --client and --scope:\n%s",
+			return e, "", register.Usagef("servers with different commands are registered as %q; choose one with --client and --scope:\n%s",
 				name, strings.Join(each, "\n"))
 		}
 	}
@@ -438,5 +441,5 @@ func (s *server) fail(step string, err error) error {
 	if tail := strings.TrimSpace(s.Stderr()); tail != "" {
 		msg += "\nthe end of its standard error:\n    " + strings.Join(lastLines(tail, 10), "\n    ")
 	}
-	return errors.New(hideAll(msg, s.secrets))
+	return errors.New(register.Hide(msg, s.secrets))
 }

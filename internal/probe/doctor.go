@@ -1,9 +1,8 @@
-package register
+package probe
 
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -12,13 +11,16 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpship/mcpship/installer"
+
+	"github.com/mcpship/mcpship/internal/clihelp"
+	"github.com/mcpship/mcpship/internal/register"
 )
 
 // Doctor returns the "doctor" command, which starts registered stdio
 // servers and checks that they answer. With p nil it checks every server
 // by default; with p, only the one registered under p's name (the app's
 // name when p.Name is empty), as init registers it.
-func Doctor(p *Program) *cli.Command {
+func Doctor(p *register.Program) *cli.Command {
 	usage := "start the registered MCP servers (and reach the remote ones) and check that they answer"
 	nameFlag := &cli.StringFlag{Name: "name", Usage: "only the server with this name"}
 	if p != nil {
@@ -29,7 +31,7 @@ func Doctor(p *Program) *cli.Command {
 			nameFlag.Usage += " (default: this program's name)"
 		}
 	}
-	return styled(&cli.Command{
+	return register.Styled(&cli.Command{
 		Name:  "doctor",
 		Usage: usage,
 		Description: "For each stdio server in the assistants' config files, starts it with its environment,\n" +
@@ -46,17 +48,17 @@ func Doctor(p *Program) *cli.Command {
 			"them runs the project's commands with your environment.\n" +
 			"Exits 1 when a server that was started fails, or when --name names no registered server.",
 		ArgsUsage: " ",
-		Flags: append(append(filterFlags(),
+		Flags: append(append(register.FilterFlags(),
 			nameFlag,
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "time each server has to answer"},
 			&cli.IntFlag{Name: "parallel", Value: 4, Usage: "servers checked at once"},
 			&cli.BoolFlag{Name: "project-servers", Usage: "also start project-scope servers that mcpship did not write (commands that came with the project)"},
-		), commonFlags()...),
-		OnUsageError: onUsageError,
+		), register.CommonFlags()...),
+		OnUsageError: clihelp.OnUsageError,
 		Action: interruptible(func(c *cli.Context) error {
 			name := c.String("name")
 			if p != nil {
-				name = p.name(c)
+				name = p.ServerName(c)
 			}
 			return runDoctor(c, name)
 		}),
@@ -82,36 +84,36 @@ const untrustedRemote = "mcpship did not write this project entry, so it was not
 	"if you trust its URL, check it with --name or --project-servers"
 
 func runDoctor(c *cli.Context, name string) error {
-	if err := noArgs(c); err != nil {
+	if err := register.NoArgs(c); err != nil {
 		return err
 	}
 	timeout := c.Duration("timeout")
 	if timeout <= 0 || c.Int("parallel") < 1 {
-		return usagef("--timeout and --parallel must be positive")
+		return register.Usagef("--timeout and --parallel must be positive")
 	}
-	clients, scope, env, err := filters(c)
+	clients, scope, env, err := register.Filters(c)
 	if err != nil {
 		return err
 	}
 	named := name != "" && c.IsSet("name") // by the user, not as the program's default
-	regs, known, unreadable, err := registered(c, env, clients, scope, name)
+	regs, known, unreadable, err := register.Registered(c, env, clients, scope, name)
 	if err != nil {
 		return err
 	}
 	gemini := sync.OnceValue(func() string { return geminiUntrusted(env.ProjectDir) })
 	var rows []*checked
 	for _, r := range regs {
-		row := &checked{Client: r.client, Scope: r.scope, File: r.file, Server: r.Entry}
+		row := &checked{Client: r.Client, Scope: r.Scope, File: r.File, Server: r.Entry}
 		switch why := r.NotStdio(); {
 		case row.remote() && r.Type == "sse":
 			row.Status, row.Reason = "skipped", "a remote server at "+r.URL+" that speaks the older SSE transport, which doctor does not check"
 		case why != "" && !row.remote():
 			row.Status, row.Reason = "skipped", why
-		case r.client == "gemini" && gemini() != "":
+		case r.Client == "gemini" && gemini() != "":
 			// Gemini CLI starts no server, not even a user one, in a folder
 			// it does not trust.
 			row.Status, row.Reason = "skipped", gemini()
-		case r.scope == installer.ScopeProject && !r.Recorded && !named && !c.Bool("project-servers"):
+		case r.Scope == installer.ScopeProject && !r.Recorded && !named && !c.Bool("project-servers"):
 			// A file that came with the project, such as a clone.
 			row.Status, row.Reason, row.untrusted = "skipped", untrusted, true
 			if row.remote() {
@@ -126,17 +128,17 @@ func runDoctor(c *cli.Context, name string) error {
 	for _, r := range rows {
 		// What looks secret is hidden wherever it shows: in the arguments,
 		// and in the server's stderr, which often echoes them.
-		sec := entrySecrets(r.Server)
-		r.Stderr, r.Detail = hideAll(r.Stderr, sec), hideAll(r.Detail, sec)
+		sec := register.Secrets(r.Server)
+		r.Stderr, r.Detail = register.Hide(r.Stderr, sec), register.Hide(r.Detail, sec)
 		for i := range r.Warnings {
-			r.Warnings[i] = hideAll(r.Warnings[i], sec)
+			r.Warnings[i] = register.Hide(r.Warnings[i], sec)
 		}
 		r.Server.Args = slices.Clone(r.Server.Args)
 		for i := range r.Server.Args {
-			r.Server.Args[i] = hideAll(r.Server.Args[i], sec)
+			r.Server.Args[i] = register.Hide(r.Server.Args[i], sec)
 		}
-		r.Server.Env = masked(r.Server.Env) // as list shows them
-		r.Server.Headers = maskedHeaders(r.Server.Headers)
+		r.Server.Env = register.Masked(r.Server.Env) // as list shows them
+		r.Server.Headers = register.MaskedHeaders(r.Server.Headers)
 		switch r.Status {
 		case "failed":
 			failed++
@@ -149,7 +151,7 @@ func runDoctor(c *cli.Context, name string) error {
 		if rows == nil {
 			rows = []*checked{}
 		}
-		if err := printJSON(w, rows); err != nil {
+		if err := register.PrintJSON(w, rows); err != nil {
 			return err
 		}
 	} else {
@@ -157,11 +159,11 @@ func runDoctor(c *cli.Context, name string) error {
 	}
 	switch {
 	case len(rows) == 0 && named:
-		return notRegistered(name, known)
+		return register.NotRegistered(name, known)
 	case failed > 0:
-		return fmt.Errorf("%d of %s failed the check", failed, plural(len(rows)-skipped, "server"))
+		return fmt.Errorf("%d of %s failed the check", failed, register.Plural(len(rows)-skipped, "server"))
 	case unreadable > 0:
-		return fmt.Errorf("%s could not be read", plural(unreadable, "config file"))
+		return fmt.Errorf("%s could not be read", register.Plural(unreadable, "config file"))
 	}
 	return nil
 }
@@ -171,60 +173,6 @@ func runDoctor(c *cli.Context, name string) error {
 // or a type such as "http"), not disabled.
 func (r *checked) remote() bool {
 	return r.Server.URL != "" && r.Server.NotStdio() == "a remote server at "+r.Server.URL
-}
-
-// found is a server registered in one of the files that --client and
-// --scope choose.
-type found struct {
-	installer.Registration
-	client string
-	scope  installer.Scope
-	file   string
-}
-
-// registered returns the servers registered under name ("" for every
-// server) in the files of clients in scope ("" for every scope), the names
-// of all the servers registered there, and how many files could not be
-// read; each of those is reported on standard error.
-func registered(c *cli.Context, env installer.Env, clients []*installer.Assistant, scope installer.Scope, name string) (regs []found, known []string, unreadable int, err error) {
-	state, err := env.StateDir()
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	names := map[string]bool{}
-	for _, cl := range clients {
-		for _, s := range cl.Scopes() {
-			if scope != "" && s != scope {
-				continue
-			}
-			t, err := cl.Target(env, s)
-			if err != nil {
-				continue // this scope does not exist on this OS
-			}
-			rs, _, err := t.Servers(state)
-			if err != nil {
-				fmt.Fprintf(c.App.ErrWriter, "%s: %v\n", c.App.Name, err)
-				unreadable++
-				continue
-			}
-			for _, r := range rs {
-				names[r.Name] = true
-				if name == "" || r.Name == name {
-					regs = append(regs, found{Registration: r, client: cl.Name, scope: s, file: t.File})
-				}
-			}
-		}
-	}
-	return regs, slices.Sorted(maps.Keys(names)), unreadable, nil
-}
-
-// notRegistered is the error for a --name that names no registered
-// server; known are the names that are registered.
-func notRegistered(name string, known []string) error {
-	if len(known) == 0 {
-		return fmt.Errorf("no server named %q: no MCP servers are registered here", name)
-	}
-	return fmt.Errorf("no server named %q is registered here; the registered ones are: %s", name, strings.Join(known, ", "))
 }
 
 // probeAll probes the rows not skipped, parallel at a time.
@@ -277,7 +225,7 @@ func printDoctor(c *cli.Context, rows []*checked, name string) {
 		switch r.Status {
 		case "ok":
 			fmt.Fprintf(w, "  ok      %s: %s %s, protocol %s, %s, %d ms\n", r.Server.Name, r.ServerName, r.ServerVersion,
-				r.ProtocolVersion, plural(r.Tools, "tool"), r.Millis)
+				r.ProtocolVersion, register.Plural(r.Tools, "tool"), r.Millis)
 			for _, warning := range r.Warnings {
 				fmt.Fprintf(w, "          warning: %s\n", warning)
 			}
@@ -287,7 +235,7 @@ func printDoctor(c *cli.Context, rows []*checked, name string) {
 			if r.untrusted && r.remote() {
 				fmt.Fprintf(w, "          url: %s\n", r.Server.URL)
 			} else if r.untrusted {
-				fmt.Fprintf(w, "          command: %s\n", commandLine(r.Server))
+				fmt.Fprintf(w, "          command: %s\n", register.CommandLine(r.Server))
 			}
 			continue
 		}
@@ -296,14 +244,14 @@ func printDoctor(c *cli.Context, rows []*checked, name string) {
 			fmt.Fprintf(w, "          url: %s\n", r.Server.URL)
 			continue
 		}
-		fmt.Fprintf(w, "          command: %s\n", commandLine(r.Server))
+		fmt.Fprintf(w, "          command: %s\n", register.CommandLine(r.Server))
 		if r.Stderr != "" {
 			for _, line := range lastLines(r.Stderr, 5) {
 				fmt.Fprintf(w, "          stderr: %s\n", line)
 			}
 		}
 	}
-	fmt.Fprintf(w, "%s checked: %d ok, %d failed", plural(count["ok"]+count["failed"], "server"), count["ok"], count["failed"])
+	fmt.Fprintf(w, "%s checked: %d ok, %d failed", register.Plural(count["ok"]+count["failed"], "server"), count["ok"], count["failed"])
 	if count["skipped"] > 0 {
 		fmt.Fprintf(w, "; %d skipped", count["skipped"])
 	}

@@ -1,4 +1,4 @@
-package register
+package probe
 
 import "os/exec"
 

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package register
+package probe
 
 import (
 	"os/exec"

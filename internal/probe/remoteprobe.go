@@ -1,4 +1,4 @@
-package register
+package probe
 
 import (
 	"bufio"
@@ -20,6 +20,8 @@ import (
 
 	"github.com/mcpship/mcpship/installer"
 	"github.com/mcpship/mcpship/internal/registry"
+
+	"github.com/mcpship/mcpship/internal/register"
 )
 
 // remoteRevision is the MCP revision the HTTP handshake asks for.
@@ -35,7 +37,7 @@ func CheckRemote(ctx context.Context, u string, headers map[string]string, timeo
 	if !h.OK {
 		return "", fmt.Errorf("the remote server did not pass the handshake check: %s", h.Detail)
 	}
-	return fmt.Sprintf("%s %s, protocol %s, %s", h.ServerName, h.ServerVersion, h.ProtocolVersion, plural(h.Tools, "tool")), nil
+	return fmt.Sprintf("%s %s, protocol %s, %s", h.ServerName, h.ServerVersion, h.ProtocolVersion, register.Plural(h.Tools, "tool")), nil
 }
 
 // handshakeHTTP is the handshake of [CheckRemote], as doctor reports it.

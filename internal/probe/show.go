@@ -1,4 +1,4 @@
-package register
+package probe
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"unicode"
 
 	"github.com/mcpship/mcpship/mcp"
+
+	"github.com/mcpship/mcpship/internal/register"
 )
 
 // width is where tools wraps descriptions.
@@ -22,7 +24,7 @@ const width = 80
 // people.
 func printTools(w io.Writer, init *mcp.InitializeResult, tools []mcp.Tool) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s %s (protocol %s): %s\n", init.ServerInfo.Name, init.ServerInfo.Version, init.ProtocolVersion, plural(len(tools), "tool"))
+	fmt.Fprintf(&b, "%s %s (protocol %s): %s\n", init.ServerInfo.Name, init.ServerInfo.Version, init.ProtocolVersion, register.Plural(len(tools), "tool"))
 	if init.Capabilities.Tools == nil {
 		b.WriteString("(it does not offer tools: its capabilities have no \"tools\")\n")
 	}
@@ -350,5 +352,5 @@ func size(data string) string {
 	if err != nil {
 		return fmt.Sprintf("%d characters of invalid base64", len(data))
 	}
-	return plural(len(n), "byte")
+	return register.Plural(len(n), "byte")
 }
