@@ -184,13 +184,14 @@ fi
 step "go test" "unit, golden transcripts, fuzz seed corpora, end-to-end, distribution; with coverage"
 # The unit tests count for every package they reach (-coverpkg), and the
 # end-to-end tests in tests/ build mcpship with -cover and collect what the
-# binary runs in $MCPSHIP_COVERDIR. A test that skips loudly (one that
+# binary runs in $MCPSHIP_COVERDIR. The end-to-end packages take over go
+# test's default 10 minutes on a loaded 2-core machine, hence -timeout. A test that skips loudly (one that
 # cannot run here, such as one that needs root) appends its "SKIPPED:" line
 # to $MCPSHIP_SKIPPED_LOG, which go test prints only with -v.
 cover=$logs/cover
 mkdir -p "$cover/unit" "$cover/e2e"
 : >"$logs/goskips"
-MCPSHIP_SKIPPED_LOG=$logs/goskips MCPSHIP_COVERDIR=$cover/e2e go test -count=1 -coverpkg=./... ./... -args -test.gocoverdir="$cover/unit"
+MCPSHIP_SKIPPED_LOG=$logs/goskips MCPSHIP_COVERDIR=$cover/e2e go test -count=1 -timeout 45m -coverpkg=./... ./... -args -test.gocoverdir="$cover/unit"
 collect_skips "$logs/goskips"
 coverage_table "$cover/unit,$cover/e2e" >"$coverage_file" # printed by summary
 
