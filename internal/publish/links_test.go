@@ -16,9 +16,9 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
-	"go.yaml.in/yaml/v3"
-
 	"github.com/mcpship/mcpship/installer"
+	"github.com/mcpship/mcpship/internal/testutil"
+	"go.yaml.in/yaml/v3"
 )
 
 // testEntry has what makes links hard: a space and a quote in an
@@ -275,5 +275,5 @@ func TestWriteMarkdown(t *testing.T) {
 	if err := WriteMarkdown(&b, Entry{Name: "rigor", Command: "mcpship", Args: []string{"serve", "--manifest", "/opt/rigor/mcpship.json"}}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "links.golden.md", b.Bytes())
+	testutil.Golden(t, filepath.Join("testdata", "links.golden.md"), b.Bytes())
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpship/mcpship/internal/testutil"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -53,7 +54,7 @@ func TestWriteClaudePlugin(t *testing.T) {
 	if err := WriteClaudePlugin(dir, p); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "claude-plugin.txtar", tree(t, dir))
+	testutil.Golden(t, filepath.Join("testdata", "claude-plugin.txtar"), tree(t, dir))
 }
 
 func TestWriteGeminiExtension(t *testing.T) {
@@ -61,7 +62,7 @@ func TestWriteGeminiExtension(t *testing.T) {
 	if err := WriteGeminiExtension(dir, rigorPlugin()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "gemini-extension.txtar", tree(t, dir))
+	testutil.Golden(t, filepath.Join("testdata", "gemini-extension.txtar"), tree(t, dir))
 }
 
 func TestPluginRefuses(t *testing.T) {

@@ -3,35 +3,15 @@ package publish
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/mcpship/mcpship/internal/testutil"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	file := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(file, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update rewrites it):\n--- got:\n%s\n--- want:\n%s", file, got, want)
-	}
-}
 
 var registrySchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	f, err := os.Open(filepath.Join("testdata", "server.schema.json"))
@@ -95,7 +75,7 @@ func TestNewServerJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	validate(t, out)
-	golden(t, "new.golden.json", out)
+	testutil.Golden(t, filepath.Join("testdata", "new.golden.json"), out)
 }
 
 // TestUpdateServerJSON updates authors' server.json files to a new
@@ -118,7 +98,7 @@ func TestUpdateServerJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			validate(t, out)
-			golden(t, name+".after.json", out)
+			testutil.Golden(t, filepath.Join("testdata", name+".after.json"), out)
 
 			again, err := ServerJSON(out, rigorServer("1.1.0"))
 			if err != nil {

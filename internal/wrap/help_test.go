@@ -1,16 +1,14 @@
 package wrap
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the .golden files of testdata/help")
+	"github.com/mcpship/mcpship/internal/testutil"
+)
 
 // dump describes what parseHelp read, one line per item, for golden files.
 func dump(h *help) string {
@@ -91,47 +89,9 @@ func TestHelpGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := dump(parseHelp(string(text)))
-			golden := strings.TrimSuffix(file, ".txt") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./wrap -run TestHelpGolden -update to write it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s read differently; run go test ./wrap -run TestHelpGolden -update and review the diff:\n%s", name, lineDiff(string(want), got))
-			}
+			testutil.Golden(t, strings.TrimSuffix(file, ".txt")+".golden", []byte(got))
 		})
 	}
-}
-
-func lineDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	in := func(l []string, s string) bool {
-		for _, x := range l {
-			if x == s {
-				return true
-			}
-		}
-		return false
-	}
-	var out []string
-	for _, l := range al {
-		if !in(bl, l) {
-			out = append(out, "- "+l)
-		}
-	}
-	for _, l := range bl {
-		if !in(al, l) {
-			out = append(out, "+ "+l)
-		}
-	}
-	sort.Stable(sort.StringSlice(out))
-	return strings.Join(out, "\n")
 }
 
 // TestColoursAndTabs reads help printed with colour codes, carriage
