@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpship/mcpship/internal/mcpb"
+	"github.com/mcpship/mcpship/internal/testutil"
 )
 
 // writeScriptBundle writes a bundle "probe" 1.0.0 whose binary server is
@@ -258,16 +259,17 @@ func killedWhileUnpacking(t *testing.T, s addSandbox) {
 	}
 	cmd, out, wait := s.startBounded(t, 60*time.Second, "add", file, "--client", "cursor")
 	pattern := filepath.Join(s.serversDir(), "rigor", ".unpack-1.0.0-*", "server", "zeros")
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
-		if m, _ := filepath.Glob(pattern); len(m) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
+	t.Cleanup(func() {
+		if t.Failed() {
 			cmd.Process.Kill()
 			wait()
-			t.Fatalf("add did not start unpacking the big file within 30s\n%s", out.String())
+			t.Logf("add's output:\n%s", out.String())
 		}
-	}
+	})
+	testutil.WaitFor(t, 30*time.Second, "add to start unpacking the big file", func() bool {
+		m, _ := filepath.Glob(pattern)
+		return len(m) > 0
+	})
 	cmd.Process.Kill()
 	wait()
 	if m, _ := filepath.Glob(filepath.Join(s.serversDir(), "rigor", ".unpack-*")); len(m) == 0 {

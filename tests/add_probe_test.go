@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpship/mcpship/internal/mcpb"
+	"github.com/mcpship/mcpship/internal/testutil"
 )
 
 // writeProbeBundle writes a bundle "probe" 1.0.0 whose binary server is
@@ -122,11 +123,10 @@ func TestAddInterrupted(t *testing.T) {
 		t.Fatalf("the download did not start\n%s", errOut.String())
 	}
 	// The server has flushed its bytes; let mcpship write them.
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if files, _ := filepath.Glob(filepath.Join(tmp, "*")); len(files) > 0 {
-			break
-		}
-	}
+	testutil.WaitFor(t, 10*time.Second, "mcpship to write the download to "+tmp, func() bool {
+		files, _ := filepath.Glob(filepath.Join(tmp, "*"))
+		return len(files) > 0
+	})
 	c.Process.Signal(os.Interrupt)
 	c.Wait()
 	if code := c.ProcessState.ExitCode(); code != 130 || !strings.Contains(errOut.String(), "interrupted; nothing was installed") {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/testutil"
 )
 
 // The bridge's multi round-trip flow (SEP-2322) for a child that speaks
@@ -167,17 +169,10 @@ func TestBridgeInputRequiredBounded(t *testing.T) {
 	}
 	// Unanswered, the call ends after --call-timeout, cancelled at the
 	// child, which is free again for the next call.
-	deadline := time.Now().Add(time.Minute)
-	for {
+	testutil.WaitFor(t, time.Minute, "the pending call to end", func() bool {
 		r := askRound(t, s.url, "ask", ask, askCaps, map[string]any{}, first.Result.RequestState)
-		if r.Error != nil && strings.Contains(r.Error.Message, "has ended") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the pending call did not end: %d %s", r.status, r.body)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return r.Error != nil && strings.Contains(r.Error.Message, "has ended")
+	})
 	r := askRound(t, s.url, "cancelled", `{}`, askCaps, nil, "")
 	if r.Result.ResultType != "complete" || len(r.Result.Content) != 1 || r.Result.Content[0].Text == "cancelled=" {
 		t.Errorf("the child's cancelled calls: %d %s, want the call that timed out", r.status, r.body)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/testutil"
 )
 
 // getStream opens a legacy session's GET stream and returns the
@@ -218,14 +220,10 @@ func TestBridgeRelaysNotifications(t *testing.T) {
 	}
 	want := "level=error subs=file:///a,file:///both" // and the level, the lowest left
 	var got string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if got = callText(t, s.url, a, legacyCallBody("8", "state", "{}")); got == want {
-			break
-		}
-	}
-	if got != want {
-		t.Errorf("the child's state after a session ended: %q, want %q", got, want)
-	}
+	testutil.WaitFor(t, 30*time.Second, "the child's state to be "+want+" after a session ended", func() bool {
+		got = callText(t, s.url, a, legacyCallBody("8", "state", "{}"))
+		return got == want
+	})
 }
 
 // listenStream opens a subscriptions/listen of revision 2026-07-28 with
@@ -254,13 +252,9 @@ func listenStream(t *testing.T, url, id, filter string) (<-chan string, func()) 
 // childState polls the notifier's state tool until it reports want.
 func childState(t *testing.T, url, want string) {
 	t.Helper()
-	var got string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if got = callText(t, url, modernHeaders("state"), modernCallBody("state", `{}`)); got == want {
-			return
-		}
-	}
-	t.Errorf("the child's state %q, want %q", got, want)
+	testutil.WaitFor(t, 30*time.Second, "the child's state to be "+want, func() bool {
+		return callText(t, url, modernHeaders("state"), modernCallBody("state", `{}`)) == want
+	})
 }
 
 // TestBridgeRelaysToListens serves the notifier child to clients of

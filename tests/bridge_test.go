@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/testutil"
 )
 
 // The bridge tests serve mcpship's own stdio server (serve --manifest
@@ -235,20 +237,18 @@ func TestBridgeCrashMidCall(t *testing.T) {
 		t.Errorf("the call that crashed: %q", got)
 	}
 	var after string
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	testutil.WaitFor(t, 60*time.Second, "the child to be started again", func() bool {
 		got := callText(t, s.url, modernHeaders("whoami"), modernCallBody("whoami", `{}`))
 		if m := regexp.MustCompile(`server=(\d+)`).FindStringSubmatch(got); m != nil {
 			after = m[1]
-			break
+			return true
 		}
 		// While it is down, calls fail at once, saying when to retry.
 		if !strings.Contains(got, "the server command is down (it exited") && !strings.Contains(got, "exited during the request") {
 			t.Fatalf("a call while the child is down: %q", got)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the child was not started again; last reply %q\n%s", got, s.log())
-		}
-	}
+		return false
+	})
 	if after == before {
 		t.Errorf("whoami answers from server %s before and after the crash", before)
 	}
@@ -265,11 +265,9 @@ func TestBridgeCrashLoop(t *testing.T) {
 	mark := filepath.Join(t.TempDir(), "started")
 	s := startBridge(t, []string{"FLAKY_MARK=" + mark}, nil, append([]string{flaky}, selfServer()...)...)
 	callText(t, s.url, modernHeaders("crash"), modernCallBody("crash", `{}`))
-	for deadline := time.Now().Add(90 * time.Second); !strings.Contains(s.log(), "the server command keeps failing"); time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no crash loop logged:\n%s", s.log())
-		}
-	}
+	testutil.WaitFor(t, 90*time.Second, "the crash loop to be logged", func() bool {
+		return strings.Contains(s.log(), "the server command keeps failing")
+	})
 	start := time.Now()
 	got := callText(t, s.url, modernHeaders("echo"), modernCallBody("echo", `{"text":"x"}`))
 	if !strings.HasPrefix(got, "error: the server command is down (") || !strings.Contains(got, "exit status 3") {
@@ -313,33 +311,29 @@ func TestBridgeHealthFollowsChild(t *testing.T) {
 	}
 	// Down (for its backoff), then starting again until the gate opens:
 	// 503 throughout.
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	testutil.WaitFor(t, 60*time.Second, "/healthz to say the child is starting again", func() bool {
 		status, retry, body := getHealth(t, s)
 		if status != 503 || retry == "" {
 			t.Fatalf("/healthz after the child exited: %d, Retry-After %q, %q; want 503", status, retry, body)
 		}
 		if body == "the server command is starting again\n" {
-			break
+			return true
 		}
 		if !strings.HasPrefix(body, "the server command is down; it is started again in ") {
 			t.Fatalf("/healthz after the child exited says %q", body)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the child is not being started again; /healthz says %q\n%s", body, s.log())
-		}
-	}
+		return false
+	})
 	if err := os.WriteFile(open, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	testutil.WaitFor(t, 60*time.Second, "/healthz to be 200 once the child may start", func() bool {
 		status, _, body := getHealth(t, s)
-		if status == 200 && body == "ok\n" {
-			break
+		if status != 200 && status != 503 {
+			t.Fatalf("/healthz once the child may start: %d %q", status, body)
 		}
-		if status != 503 || time.Now().After(deadline) {
-			t.Fatalf("/healthz once the child may start: %d %q\n%s", status, body, s.log())
-		}
-	}
+		return status == 200 && body == "ok\n"
+	})
 	if got := callText(t, s.url, modernHeaders("echo"), modernCallBody("echo", `{"text":"back"}`)); got != "back\n" {
 		t.Errorf("a call once /healthz is 200 again: %q", got)
 	}
@@ -357,11 +351,9 @@ func TestBridgeHungChild(t *testing.T) {
 		!strings.Contains(body, "did not answer tools/list within 1s (mcpship serve --call-timeout); the request was cancelled") {
 		t.Errorf("tools/list to a hung server: %d %s %v", status, body, err)
 	}
-	for deadline := time.Now().Add(60 * time.Second); !strings.Contains(s.log(), "does not answer ping either; it is stopped and started again"); time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the hung child was not stopped:\n%s", s.log())
-		}
-	}
+	testutil.WaitFor(t, 60*time.Second, "the hung child to be stopped", func() bool {
+		return strings.Contains(s.log(), "does not answer ping either; it is stopped and started again")
+	})
 }
 
 // TestBridgeGarbage serves a server that writes lines that are not
@@ -428,11 +420,7 @@ func TestBridgeChildPerSession(t *testing.T) {
 		t.Errorf("session one %s then %s, session two %s: want one child per session", pid1, again, pid2)
 	}
 	n, _ := strconv.Atoi(pid1)
-	for deadline := time.Now().Add(60 * time.Second); syscall.Kill(n, 0) == nil; time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the idle child %d still runs:\n%s", n, s.log())
-		}
-	}
+	testutil.WaitFor(t, 60*time.Second, "the idle child "+pid1+" to stop", func() bool { return syscall.Kill(n, 0) != nil })
 	// The session goes on, in a new child.
 	if _, pid := childWhoami(t, s.url, one, false); pid == pid1 {
 		t.Errorf("after the idle stop, session one is still served by %s", pid)
@@ -453,15 +441,16 @@ func TestBridgeKilledWithSIGKILL(t *testing.T) {
 	}
 	s.cmd.Process.Signal(syscall.SIGKILL)
 	<-s.exited
-	for deadline := time.Now().Add(30 * time.Second); syscall.Kill(n, 0) == nil; time.Sleep(50 * time.Millisecond) {
-		if b, _ := os.ReadFile("/proc/" + strconv.Itoa(n) + "/stat"); strings.Contains(string(b), ") Z ") {
-			break // a zombie: dead, waiting for init to collect it
-		}
-		if time.Now().After(deadline) {
+	t.Cleanup(func() {
+		if t.Failed() { // it outlived mcpship
 			syscall.Kill(n, syscall.SIGKILL)
-			t.Fatalf("the child %d outlived mcpship", n)
 		}
-	}
+	})
+	testutil.WaitFor(t, 30*time.Second, "the child to end with mcpship", func() bool {
+		b, _ := os.ReadFile("/proc/" + strconv.Itoa(n) + "/stat")
+		// Gone, or a zombie: dead, waiting for init to collect it.
+		return syscall.Kill(n, 0) != nil || strings.Contains(string(b), ") Z ")
+	})
 }
 
 // TestBridgeBadInput checks the command lines that are wrong: each is a

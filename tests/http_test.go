@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/testutil"
 )
 
 // httpServer is a program serving MCP over HTTP, started by startHTTP.
@@ -70,6 +72,9 @@ func startHTTP(t *testing.T, env []string, prog string, args ...string) *httpSer
 		t.Fatalf("%s did not say where it listens\n%s", prog, s.log())
 	}
 	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("%s's log:\n%s", prog, s.log())
+		}
 		if s.cmd.ProcessState != nil {
 			return
 		}
@@ -260,14 +265,10 @@ func TestServeHTTPShutdown(t *testing.T) {
 	}()
 	// The call is running once its process exists; sleep has no other
 	// sign of life.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if out, _ := exec.Command("pgrep", "-P", strconv.Itoa(s.cmd.Process.Pid), "sleep").Output(); len(out) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the call's process did not start")
-		}
-	}
+	testutil.WaitFor(t, 10*time.Second, "the call's process to start", func() bool {
+		out, _ := exec.Command("pgrep", "-P", strconv.Itoa(s.cmd.Process.Pid), "sleep").Output()
+		return len(out) > 0
+	})
 	s.cmd.Process.Signal(syscall.SIGTERM)
 	r := <-done
 	if r.status != 200 || strings.Contains(r.body, `"isError":true`) {

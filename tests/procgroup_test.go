@@ -5,6 +5,7 @@ package tests
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/testutil"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -37,16 +39,10 @@ func alive(pid int) (bool, string) {
 func wantReaped(t *testing.T, pids []int) {
 	t.Helper()
 	for _, pid := range pids {
-		for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err != nil {
-				break
-			}
-			if time.Now().After(deadline) {
-				_, state := alive(pid)
-				t.Errorf("process %d was not collected (%s)", pid, state)
-				break
-			}
-		}
+		testutil.WaitFor(t, 2*time.Second, fmt.Sprintf("process %d to be collected", pid), func() bool {
+			_, err := os.Stat("/proc/" + strconv.Itoa(pid))
+			return err != nil
+		})
 	}
 }
 
@@ -105,20 +101,19 @@ func TestCancelStopsTheWholeGroup(t *testing.T) {
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Fatalf("CallTool after cancel: %v", err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for _, pid := range pids {
-		for {
-			ok, _ := alive(pid)
-			if !ok {
-				break
-			}
-			if time.Now().After(deadline) {
-				wantAllDead(t, pids)
-				t.FailNow()
-			}
-			time.Sleep(10 * time.Millisecond)
+	t.Cleanup(func() {
+		if t.Failed() {
+			wantAllDead(t, pids)
 		}
-	}
+	})
+	testutil.WaitFor(t, 5*time.Second, "the call's processes to end after the cancel", func() bool {
+		for _, pid := range pids {
+			if ok, _ := alive(pid); ok {
+				return false
+			}
+		}
+		return true
+	})
 	wantReaped(t, pids)
 	// The server goes on serving.
 	wantArgv(t, callTool(t, c, "slow", map[string]any{"words": []string{"after"}}), "after")
@@ -197,14 +192,10 @@ func TestKilledServerKillsItsCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = c.Close()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if ok, _ := alive(pids[0]); !ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the command %d still runs 5s after mcpship was killed", pids[0])
-		}
-	}
+	testutil.WaitFor(t, 5*time.Second, fmt.Sprintf("the command %d to end after mcpship was killed", pids[0]), func() bool {
+		ok, _ := alive(pids[0])
+		return !ok
+	})
 }
 
 // TestNoOrphanCaughtInExec runs, many times, a command that leaves behind
@@ -243,16 +234,11 @@ func TestSecondSignalWhileStoppingCalls(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	testutil.WaitFor(t, 10*time.Second, "the call's leader and child to end after SIGTERM", func() bool {
 		leader, _ := alive(pids[0])
 		child, _ := alive(pids[1])
-		if !leader && !child {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the call's leader and child still run 10s after SIGTERM")
-		}
-	}
+		return !leader && !child
+	})
 	if ok, state := alive(pids[2]); !ok {
 		t.Fatalf("the stubborn grandchild is gone (%s) before mcpship's grace period ended", state)
 	}

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/testutil"
 )
 
 // writeKey writes a session key file of mode 0600 and returns its path.
@@ -168,14 +170,10 @@ func blockingManifest(t *testing.T) (manifest, started, release string) {
 
 func waitForFile(t *testing.T, file string) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(file); err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not appear", file)
-		}
-	}
+	testutil.WaitFor(t, 30*time.Second, file+" to appear", func() bool {
+		_, err := os.Stat(file)
+		return err == nil
+	})
 }
 
 // TestServeHTTPDrain sends SIGTERM while a call runs: /healthz, open to
@@ -206,11 +204,10 @@ func TestServeHTTPDrain(t *testing.T) {
 	s.cmd.Process.Signal(syscall.SIGTERM)
 	var status int
 	var retry, body string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if status, retry, body = getHealth(t, s); status != 200 {
-			break
-		}
-	}
+	testutil.WaitFor(t, 30*time.Second, "/healthz to change after SIGTERM", func() bool {
+		status, retry, body = getHealth(t, s)
+		return status != 200
+	})
 	if status != 503 || retry == "" || !strings.HasPrefix(body, "draining") {
 		t.Errorf("healthz after SIGTERM: %d, Retry-After %q, %q: want 503 draining", status, retry, body)
 	}

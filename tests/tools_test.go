@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,9 +12,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files of TestToolsGolden in testdata/tools")
+	"github.com/mcpship/mcpship/internal/testutil"
+)
 
 // TestToolsGolden runs "mcpship tools" and "mcpship call" against the
 // example servers (a manifest, served by mcpship, and goapp, a cliadapter
@@ -43,20 +42,7 @@ func TestToolsGolden(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := runGolden(t, tc.args...)
-			file := filepath.Join("testdata", "tools", tc.name+".golden")
-			if *update {
-				if err := os.WriteFile(file, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run go test ./tests -run TestToolsGolden -update to write it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("mcpship %s printed\n%s\nwant (%s)\n%s", strings.Join(tc.args, " "), got, file, want)
-			}
+			testutil.Golden(t, filepath.Join("testdata", "tools", tc.name+".golden"), got)
 		})
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/testutil"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -55,15 +56,15 @@ func whoami(t *testing.T, c *mcp.Client, tool string) (pid, ran int) {
 // waitDead waits until pid is no live process.
 func waitDead(t *testing.T, pid int, why string) {
 	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if ok, _ := alive(pid); !ok {
-			return
+	t.Cleanup(func() {
+		if t.Failed() {
+			wantAllDead(t, []int{pid})
 		}
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("worker %d still runs 15s after %s", pid, why)
-		}
-	}
+	})
+	testutil.WaitFor(t, 15*time.Second, fmt.Sprintf("worker %d to end after %s", pid, why), func() bool {
+		ok, _ := alive(pid)
+		return !ok
+	})
 }
 
 // keptOutputs returns the whole outputs that res links to, as

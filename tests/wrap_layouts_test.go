@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpship/mcpship/internal/testutil"
 )
 
 // The layouts of issue 19, each drafted from the real program and, where a
@@ -30,7 +32,7 @@ func TestWrapArgp(t *testing.T) {
 		t.Errorf("tar: %d inputs, want the 150 or so options of its groups", len(in))
 	}
 	dir := t.TempDir()
-	writeFile(t, dir, "a.txt", "a\n")
+	testutil.WriteFile(t, dir, "a.txt", "a\n")
 	archive := filepath.Join(dir, "a.tar")
 	if out, err := exec.Command(tar, "-cf", archive, "-C", dir, "a.txt").CombinedOutput(); err != nil {
 		t.Fatalf("tar -cf: %v\n%s", err, out)
@@ -54,7 +56,7 @@ func TestWrapGetOpt(t *testing.T) {
 		"files":           {"type": "array", "required": true},
 		"C":               nil, // the short spelling is not the input
 	})
-	script := writeFile(t, t.TempDir(), "s.sh", "#!/bin/sh\necho $1\n")
+	script := testutil.WriteFile(t, t.TempDir(), "s.sh", "#!/bin/sh\necho $1\n")
 	out, _ := d.call(t, "shellcheck", map[string]any{"shell": "sh", "files": []string{script}})
 	if !strings.Contains(out, "2086") || !strings.Contains(out, "s.sh") {
 		t.Errorf("shellcheck --shell=sh: want SC2086 on s.sh:\n%s", out)
@@ -183,7 +185,7 @@ func TestWrapCommandsThatRunThemselves(t *testing.T) {
 	if slices.Contains(cmd, "cache") {
 		t.Errorf("batcat: command %q runs its subcommand", cmd)
 	}
-	file := writeFile(t, t.TempDir(), "f.txt", "hello bat\n")
+	file := testutil.WriteFile(t, t.TempDir(), "f.txt", "hello bat\n")
 	out, isErr := d.call(t, "batcat", map[string]any{"file": []string{file}, "plain": true})
 	if isErr || strings.TrimSpace(out) != "hello bat" {
 		t.Errorf("batcat --plain: isError=%v, output %q", isErr, out)
@@ -216,8 +218,8 @@ func TestWrapNodePrograms(t *testing.T) {
 		"check":          {"type": "boolean", "flag": "--check"},
 	})
 	dir := t.TempDir()
-	writeFile(t, dir, "ok.js", "const a = 1;\n")
-	bad := writeFile(t, dir, "bad.js", "const   a=1\n")
+	testutil.WriteFile(t, dir, "ok.js", "const a = 1;\n")
+	bad := testutil.WriteFile(t, dir, "bad.js", "const   a=1\n")
 	out, isErr := d.call(t, "prettier", map[string]any{"check": true, "file_dir_glob": []string{bad}})
 	if !isErr || !strings.Contains(out, "bad.js") {
 		t.Errorf("prettier --check on an unformatted file: isError=%v:\n%s", isErr, out)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpship/mcpship/internal/testutil"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -73,12 +74,12 @@ func TestWrapReadOnlyToolsChangeNothing(t *testing.T) {
 			argv := append([]string{prog}, p.argv[1:]...)
 			d := wrapDraft(t, append([]string{"--"}, argv...)...)
 			work, home := t.TempDir(), t.TempDir()
-			writeFile(t, work, "a.txt", "hay\nneedle\nhay\n")
-			writeFile(t, work, "b.txt", "b\n")
-			writeFile(t, work, "c.json", `[{"a": 1, "b": "x"}]`)
-			writeFile(t, work, "d.py", "x = [1,\n  2]\n")
-			writeFile(t, work, "y.yaml", "a: 1\nb: [1, 2]\n")
-			writeFile(t, work, ".pre-commit-config.yaml", "repos: []\n")
+			testutil.WriteFile(t, work, "a.txt", "hay\nneedle\nhay\n")
+			testutil.WriteFile(t, work, "b.txt", "b\n")
+			testutil.WriteFile(t, work, "c.json", `[{"a": 1, "b": "x"}]`)
+			testutil.WriteFile(t, work, "d.py", "x = [1,\n  2]\n")
+			testutil.WriteFile(t, work, "y.yaml", "a: 1\nb: [1, 2]\n")
+			testutil.WriteFile(t, work, ".pre-commit-config.yaml", "repos: []\n")
 			if out, err := exec.Command("/usr/bin/sqlite3", filepath.Join(work, "db.sqlite"), "create table t(a, b); insert into t values (1, 'x');").CombinedOutput(); err != nil {
 				t.Fatalf("sqlite3: %v\n%s", err, out)
 			}

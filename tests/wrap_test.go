@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpship/mcpship/internal/testutil"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -161,18 +162,6 @@ func (d *drafted) call(t *testing.T, tool string, args map[string]any) (string, 
 	return text(res), res.IsError
 }
 
-func writeFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestWrapCobra(t *testing.T) {
 	gdu := wrapProgram(t, "/usr/bin/gdu")
 	yq := wrapProgram(t, "yq")
@@ -190,7 +179,7 @@ func TestWrapCobra(t *testing.T) {
 		"directory_to_scan": {"description": nil},
 	})
 	dir := t.TempDir()
-	writeFile(t, dir, "big/needle.bin", strings.Repeat("x", 50000))
+	testutil.WriteFile(t, dir, "big/needle.bin", strings.Repeat("x", 50000))
 	out, isErr := d.call(t, "gdu", map[string]any{"non-interactive": true, "no-progress": true, "directory_to_scan": dir})
 	if isErr || !strings.Contains(out, "big") {
 		t.Errorf("gdu: isError=%v, want the directory listed:\n%s", isErr, out)
@@ -223,7 +212,7 @@ func TestWrapCobra(t *testing.T) {
 	if !slices.Contains(cmd, "--output-format=json") || d.output(t, "yq_eval") != "json" {
 		t.Errorf("yq_eval: command %q, output %q: want --output-format=json and output json", cmd, d.output(t, "yq_eval"))
 	}
-	file := writeFile(t, dir, "a.yaml", "a:\n  b: 42\n")
+	file := testutil.WriteFile(t, dir, "a.yaml", "a:\n  b: 42\n")
 	res := d.callResult(t, "yq_eval", map[string]any{"expression_arg": ".a", "yaml_file1": []string{file}})
 	if got, _ := json.Marshal(res.StructuredContent); res.IsError || string(got) != `{"b":42}` {
 		t.Errorf("yq_eval: isError=%v, structuredContent %s, want {\"b\":42}", res.IsError, got)
@@ -249,8 +238,8 @@ func TestWrapURFaveCLI(t *testing.T) {
 		}
 	}
 	mod := t.TempDir()
-	writeFile(t, mod, "go.mod", "module example.com/m\n\ngo 1.25\n")
-	writeFile(t, mod, "m.go", "package m\n\nimport \"fmt\"\n\nfunc F() { fmt.Printf(\"%d\\n\", \"x\") }\n")
+	testutil.WriteFile(t, mod, "go.mod", "module example.com/m\n\ngo 1.25\n")
+	testutil.WriteFile(t, mod, "m.go", "package m\n\nimport \"fmt\"\n\nfunc F() { fmt.Printf(\"%d\\n\", \"x\") }\n")
 	out, isErr := d.call(t, "builder_vet", map[string]any{"top-dir": mod})
 	if !isErr || !strings.Contains(out, `fmt.Printf format %d has arg "x" of wrong type string`) {
 		t.Errorf("builder_vet: isError=%v, want go vet's finding:\n%s", isErr, out)
@@ -281,7 +270,7 @@ func TestWrapURFaveCLI(t *testing.T) {
 		"packageName":          {"flag": "--packageName="},
 	})
 	src := t.TempDir()
-	writeFile(t, src, "main.go", "package main\n\n// @title Wrapped API\n// @version 1.0\nfunc main() {}\n")
+	testutil.WriteFile(t, src, "main.go", "package main\n\n// @title Wrapped API\n// @version 1.0\nfunc main() {}\n")
 	out, isErr = d.call(t, "swag_init", map[string]any{"dir": src, "output": filepath.Join(src, "docs"), "parseGoList": false})
 	doc, _ := os.ReadFile(filepath.Join(src, "docs", "swagger.json"))
 	if isErr || !strings.Contains(string(doc), `"title": "Wrapped API"`) {
@@ -323,7 +312,7 @@ func TestWrapGoFlag(t *testing.T) {
 		"init-config": nil, // writes a config file
 	})
 	dir := t.TempDir()
-	wf := writeFile(t, dir, ".github/workflows/ci.yml", "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n")
+	wf := testutil.WriteFile(t, dir, ".github/workflows/ci.yml", "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n")
 	out, isErr := d.call(t, "actionlint", map[string]any{"oneline": true, "files": []string{wf}})
 	if !isErr || !strings.Contains(out, "nope") {
 		t.Errorf("actionlint: isError=%v, want the finding about github.nope:\n%s", isErr, out)
@@ -360,7 +349,7 @@ func TestWrapArgparse(t *testing.T) {
 	if got := cmd[len(cmd)-2:]; !reflect.DeepEqual(got, []string{"--", "{file_or_dir}"}) {
 		t.Errorf("yamllint: command ends %q", got)
 	}
-	file := writeFile(t, t.TempDir(), "bad.yaml", "a: 1\na: 2\n")
+	file := testutil.WriteFile(t, t.TempDir(), "bad.yaml", "a: 1\na: 2\n")
 	out, isErr := d.call(t, "yamllint", map[string]any{"format": "parsable", "file_or_dir": []string{file}})
 	if !isErr || !strings.Contains(out, `duplication of key "a"`) {
 		t.Errorf("yamllint: isError=%v, want the duplicate key:\n%s", isErr, out)
@@ -407,7 +396,7 @@ func TestWrapClick(t *testing.T) {
 	if want := []string{flask, "{env-file}", "{app}", "{debug}", "routes", "{sort}", "{all-methods}"}; !reflect.DeepEqual(cmd, want) {
 		t.Errorf("flask_routes, allowed: command %q, want %q", cmd, want)
 	}
-	app := writeFile(t, t.TempDir(), "hello.py", "from flask import Flask\napp = Flask(__name__)\n\n@app.route('/wrapped')\ndef wrapped():\n    return 'hi'\n")
+	app := testutil.WriteFile(t, t.TempDir(), "hello.py", "from flask import Flask\napp = Flask(__name__)\n\n@app.route('/wrapped')\ndef wrapped():\n    return 'hi'\n")
 	out, isErr := d.call(t, "flask_routes", map[string]any{"app": app, "sort": "rule"})
 	if isErr || !strings.Contains(out, "/wrapped") {
 		t.Errorf("flask_routes: isError=%v, want the route listed:\n%s", isErr, out)
@@ -463,8 +452,8 @@ func TestWrapClap(t *testing.T) {
 		t.Errorf("fdfind: command ends %q", got)
 	}
 	dir := t.TempDir()
-	writeFile(t, dir, "a/b/needle.txt", "")
-	writeFile(t, dir, "needle-shallow.txt", "")
+	testutil.WriteFile(t, dir, "a/b/needle.txt", "")
+	testutil.WriteFile(t, dir, "needle-shallow.txt", "")
 	out, isErr := d.call(t, "fdfind", map[string]any{"pattern": "needle", "path": []string{dir}, "max-depth": 1, "color": "never"})
 	if isErr || !strings.Contains(out, "needle-shallow.txt") || strings.Contains(out, "b/needle.txt") {
 		t.Errorf("fdfind: isError=%v, want only the shallow file:\n%s", isErr, out)
@@ -490,7 +479,7 @@ func TestWrapPlainHelp(t *testing.T) {
 	if got := cmd[len(cmd)-2:]; !reflect.DeepEqual(got, []string{"{patterns}", "{file_arg}"}) {
 		t.Errorf("grep: command ends %q: want no \"--\" (the plain layout does not know it ends options)", got)
 	}
-	file := writeFile(t, t.TempDir(), "hay.txt", "hay\nNeedle\nhay\nneedle\n")
+	file := testutil.WriteFile(t, t.TempDir(), "hay.txt", "hay\nNeedle\nhay\nneedle\n")
 	out, isErr := d.call(t, "grep", map[string]any{"patterns": "needle", "ignore-case": true, "count": true, "file_arg": []string{file}})
 	if isErr || strings.TrimSpace(out) != "2" {
 		t.Errorf("grep: isError=%v, output %q, want 2", isErr, out)
@@ -513,7 +502,7 @@ func TestWrapPlainHelp(t *testing.T) {
 	if want := []string{goreleaser, "{verbose}", "check", "{quiet}", "{configuration_files}"}; !reflect.DeepEqual(cmd, want) {
 		t.Errorf("goreleaser_check: command %q, want %q (no \"--\" in the plain layout)", cmd, want)
 	}
-	bad := writeFile(t, t.TempDir(), "bad.yaml", "version: 2\nbogus_field: 1\n")
+	bad := testutil.WriteFile(t, t.TempDir(), "bad.yaml", "version: 2\nbogus_field: 1\n")
 	out, isErr = d.call(t, "goreleaser_check", map[string]any{"configuration_files": bad})
 	if !isErr || !strings.Contains(out, "field bogus_field not found") {
 		t.Errorf("goreleaser_check: isError=%v, want the unknown field:\n%s", isErr, out)
@@ -543,8 +532,8 @@ func TestWrapMorePrograms(t *testing.T) {
 		t.Errorf("rg: command ends %q", got)
 	}
 	dir := t.TempDir()
-	writeFile(t, dir, "a.txt", "hay\nneedle\n")
-	writeFile(t, dir, "b.txt", "hay\n")
+	testutil.WriteFile(t, dir, "a.txt", "hay\nneedle\n")
+	testutil.WriteFile(t, dir, "b.txt", "hay\n")
 	out, isErr := d.call(t, "rg", map[string]any{"pattern": "needle", "path": []string{dir}, "files-with-matches": true})
 	if isErr || !strings.Contains(out, "a.txt") || strings.Contains(out, "b.txt") {
 		t.Errorf("rg: isError=%v, want a.txt alone:\n%s", isErr, out)
@@ -625,7 +614,7 @@ func TestWrapKeepsSubcommand(t *testing.T) {
 	if readOnly == nil || !*readOnly || !strings.Contains(d.stderr, "python3 -m json.tool OUTFILE: may write (its name says outfile)") {
 		t.Errorf("python3_m_json_tool: readOnly %v, want true, and OUTFILE left out:\n%s", readOnly, d.stderr)
 	}
-	file := writeFile(t, t.TempDir(), "a.json", `{"b":1,"a":2}`)
+	file := testutil.WriteFile(t, t.TempDir(), "a.json", `{"b":1,"a":2}`)
 	out, isErr := d.call(t, "python3_m_json_tool", map[string]any{"infile": file, "sort-keys": true})
 	if isErr || out != "{\n    \"a\": 2,\n    \"b\": 1\n}\n" {
 		t.Errorf("python3_m_json_tool: isError=%v, output %q", isErr, out)

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/testutil"
 )
 
 // startOffMain runs cmd in a process group of its own, started from an
@@ -71,11 +73,7 @@ func TestSweepStopsSetsidGrandchild(t *testing.T) {
 	defer syscall.Kill(unmarked, syscall.SIGKILL)
 	// Wait until both run sleep: until its exec, the unmarked one still
 	// has the marker of the shell it was forked from.
-	for deadline := time.Now().Add(10 * time.Second); !sleeping(marked) || !sleeping(unmarked); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the grandchildren did not start")
-		}
-	}
+	testutil.WaitFor(t, 10*time.Second, "the grandchildren to start", func() bool { return sleeping(marked) && sleeping(unmarked) })
 	Reap(cmd.Process.Pid)
 	Sweep(cmd.Process.Pid, marker)
 	if _, err := os.Stat("/proc/" + pids[0]); err == nil {

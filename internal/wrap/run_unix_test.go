@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/testutil"
 )
 
 // A program that prints its help and exits, leaving a child that holds
@@ -32,15 +34,10 @@ func TestRunHelpStopsWhatTheProgramLeftRunning(t *testing.T) {
 	}
 	// Gone, or a zombie waiting for a parent that does not reap, once
 	// the signal has been delivered.
-	var stat []byte
-	for range 100 {
-		stat, err = os.ReadFile("/proc/" + strings.TrimSpace(string(pid)) + "/stat")
-		if err != nil || strings.Contains(string(stat), ") Z ") {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Errorf("the child %s is still running: %s", strings.TrimSpace(string(pid)), stat)
+	testutil.WaitFor(t, 10*time.Second, "the child "+strings.TrimSpace(string(pid))+" to end", func() bool {
+		stat, err := os.ReadFile("/proc/" + strings.TrimSpace(string(pid)) + "/stat")
+		return err != nil || strings.Contains(string(stat), ") Z ")
+	})
 }
 
 // Help that never ends is stopped once it passes the limit, not left to

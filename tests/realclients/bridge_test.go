@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/testutil"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -165,14 +166,11 @@ func TestBridgeEverything(t *testing.T) {
 	if res, err := cs.CallTool(ctx, params); err != nil || !strings.Contains(text(res), "Long running operation completed") {
 		t.Errorf("long-running operation: %v %+v", err, res)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	testutil.WaitFor(t, 10*time.Second, "four progress notifications", func() bool {
 		mu.Lock()
-		n := len(progress)
-		mu.Unlock()
-		if n >= 4 || time.Now().After(deadline) {
-			break
-		}
-	}
+		defer mu.Unlock()
+		return len(progress) >= 4
+	})
 	mu.Lock()
 	if fmt.Sprint(progress) != "[1 2 3 4]" {
 		t.Errorf("progress %v, want [1 2 3 4]", progress)
@@ -245,15 +243,10 @@ func TestBridgeEverything(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("the call during the crash did not fail")
 	}
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+	testutil.WaitFor(t, time.Minute, "server-everything to be started again", func() bool {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "again"}})
-		if err == nil && text(res) == "Echo: again" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server-everything was not started again: %v\n%s", err, b.log())
-		}
-	}
+		return err == nil && text(res) == "Echo: again"
+	})
 	if now := childPids(b.pid); len(now) != 1 || now[0] == children[0] {
 		t.Errorf("children after the crash %v, before %v", now, children)
 	}

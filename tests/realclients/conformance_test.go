@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/testutil"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -99,14 +100,11 @@ func TestHTTPNotifications(t *testing.T) {
 	// The handlers may run after CallTool returns.
 	wantLogs := []string{"Tool execution started", "Tool processing data", "Tool execution completed"}
 	wantProgress := []float64{0, 50, 100}
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	testutil.WaitFor(t, 5*time.Second, "the tool's log messages and progress", func() bool {
 		mu.Lock()
-		done := len(logs) >= len(wantLogs) && len(progress) >= len(wantProgress)
-		mu.Unlock()
-		if done || time.Now().After(deadline) {
-			break
-		}
-	}
+		defer mu.Unlock()
+		return len(logs) >= len(wantLogs) && len(progress) >= len(wantProgress)
+	})
 	mu.Lock()
 	defer mu.Unlock()
 	if !slices.Equal(logs, wantLogs) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/testutil"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -125,11 +126,7 @@ func testRollingRestart(t *testing.T) {
 			d.replicas[i] = startReplicaAs(t, r.name, label, d.dir, r.addr)
 			t.Logf("round %d: %s restarted at %s", round, label, time.Now().Format("15:04:05.000"))
 			// Taken back: haproxy sends it calls again (two passed checks).
-			for deadline := time.Now().Add(time.Minute); servedBy(label) == 0; time.Sleep(20 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatalf("round %d: no call reached %s within a minute of its start", round, label)
-				}
-			}
+			testutil.WaitFor(t, time.Minute, fmt.Sprintf("round %d: a call to reach %s", round, label), func() bool { return servedBy(label) > 0 })
 		}
 	}
 	close(stop)
