@@ -6,16 +6,11 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/mcpship/mcpship/internal/resultcache"
 	"github.com/mcpship/mcpship/internal/toolresult"
 	"github.com/mcpship/mcpship/mcp"
 )
-
-// cachePart is a piece of a Tool.Cache pattern: text, or a {placeholder}
-// naming a served flag or the positional input.
-type cachePart struct{ text, input string }
 
 // compileCache checks spec.Cache against the tool's inputs.
 func (t *tool) compileCache() error {
@@ -27,95 +22,35 @@ func (t *tool) compileCache() error {
 		return fmt.Errorf("%s: Tool.Cache of %q: a cached result is served instead of running the command, which is right only for a read-only one, and this one is not marked ReadOnly", pkg, spec.Command)
 	}
 	for _, s := range spec.Cache {
-		parts, err := parseCachePattern(s)
+		tmpl, err := resultcache.ParseTemplate(s)
 		if err != nil {
 			return fmt.Errorf("%s: Tool.Cache of %q: %v", pkg, spec.Command, err)
 		}
-		var text strings.Builder
-		for _, p := range parts {
-			if p.input == "" {
-				text.WriteString(p.text)
-				continue
-			}
-			text.WriteString("x")
-			if _, ok := t.flags[p.input]; !ok && p.input != t.args {
-				return fmt.Errorf("%s: Tool.Cache of %q: {%s} names neither a served flag nor the positional input %q", pkg, spec.Command, p.input, t.args)
+		for _, name := range tmpl.Names() {
+			if _, ok := t.flags[name]; !ok && name != t.args {
+				return fmt.Errorf("%s: Tool.Cache of %q: {%s} names neither a served flag nor the positional input %q", pkg, spec.Command, name, t.args)
 			}
 		}
-		if err := resultcache.CheckPattern(text.String()); err != nil {
-			return fmt.Errorf("%s: Tool.Cache of %q: %q %v", pkg, spec.Command, s, err)
-		}
-		t.cache = append(t.cache, parts)
+		t.cache = append(t.cache, tmpl)
 	}
 	return nil
 }
 
-// parseCachePattern splits s into text and {name} placeholders; "{{" and
-// "}}" are literal braces.
-func parseCachePattern(s string) ([]cachePart, error) {
-	var parts []cachePart
-	var lit strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case (c == '{' || c == '}') && i+1 < len(s) && s[i+1] == c:
-			lit.WriteByte(c)
-			i++
-		case c == '{':
-			end := strings.IndexByte(s[i:], '}')
-			if end < 2 {
-				return nil, fmt.Errorf("%q has a '{' with no name and '}' after it; write {{ for a literal brace", s)
-			}
-			if lit.Len() > 0 {
-				parts = append(parts, cachePart{text: lit.String()})
-				lit.Reset()
-			}
-			parts = append(parts, cachePart{input: s[i+1 : i+end]})
-			i += end
-		case c == '}':
-			return nil, fmt.Errorf("%q has a '}' with no opening '{'; write }} for a literal brace", s)
-		default:
-			lit.WriteByte(c)
-		}
-	}
-	if lit.Len() > 0 {
-		parts = append(parts, cachePart{text: lit.String()})
-	}
-	return parts, nil
-}
-
-// cacheInputs are the tool's cache patterns for a call's values: one per
-// value of each placeholder, each value quoted so that it names one path.
-// A pattern whose placeholder has no value is left out.
+// cacheInputs are the tool's cache inputs for a call's values: each
+// template filled as [resultcache.Template.Expand] says, one path per
+// item of a list.
 func (t *tool) cacheInputs(vals map[string]json.RawMessage) []string {
+	values := func(name string) []string {
+		raw, ok := vals[name]
+		if !ok {
+			return nil
+		}
+		v, _ := flagValues(raw)
+		return v
+	}
 	var out []string
-	for _, parts := range t.cache {
-		patterns := []string{""}
-		for _, p := range parts {
-			if p.input == "" {
-				for i := range patterns {
-					patterns[i] += p.text
-				}
-				continue
-			}
-			var values []string
-			if raw, ok := vals[p.input]; ok {
-				values, _ = flagValues(raw)
-			}
-			var next []string
-			for _, prefix := range patterns {
-				for _, v := range values {
-					if v != "" {
-						next = append(next, prefix+resultcache.Escape(v))
-					}
-				}
-			}
-			patterns = next
-		}
-		for _, p := range patterns {
-			if p != "" {
-				out = append(out, p)
-			}
-		}
+	for _, tmpl := range t.cache {
+		out = append(out, tmpl.Expand(values)...)
 	}
 	return out
 }

@@ -161,7 +161,7 @@ type tool struct {
 	args     string // the positional input, or ""
 	raw      bool   // Command.RawArgs
 	mcpTool  mcp.Tool
-	cache    [][]cachePart // Tool.Cache, parsed
+	cache    []resultcache.Template // Tool.Cache, parsed
 }
 
 func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {

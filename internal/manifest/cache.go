@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/mcpship/mcpship/internal/resultcache"
 	"github.com/mcpship/mcpship/mcp"
@@ -13,7 +12,7 @@ import (
 
 // cacheSpec is a checked Cache.
 type cacheSpec struct {
-	inputs []elem
+	inputs []resultcache.Template
 	errors bool
 	disk   bool
 }
@@ -37,33 +36,21 @@ func (t *tool) compileCache(probs *problemList) {
 	spec := &cacheSpec{errors: c.Errors, disk: c.Disk}
 	for i, s := range c.Inputs {
 		p := fmt.Sprintf("%s.inputs[%d]", at, i)
-		e, err := parseElem(s)
+		tmpl, err := resultcache.ParseTemplate(s)
 		if err != nil {
 			probs.add(p, "%v", err)
 			continue
 		}
-		_, whole := e.whole()
-		var text strings.Builder // the pattern, a placeholder standing for one name
-		for _, part := range e.parts {
-			if part.input == "" {
-				text.WriteString(part.text)
-				continue
-			}
-			text.WriteString("x")
-			in, ok := t.inputs[part.input]
+		for _, name := range tmpl.Names() {
+			in, ok := t.inputs[name]
 			switch {
 			case !ok:
-				probs.add(p, "{%s} names no input; declare it under \"inputs\" or fix the spelling (inputs: %s)", part.input, orNone(t.order))
+				probs.add(p, "{%s} names no input; declare it under \"inputs\" or fix the spelling (inputs: %s)", name, orNone(t.order))
 			case in.Type == "object" || in.Type == "boolean":
-				probs.add(p, "{%s} is a %s input, which names no file; use inputs whose values are paths", part.input, in.Type)
-			case in.Type == "array" && !whole:
-				probs.add(p, "array input %q must be a whole element, as \"{%s}\": each item is one path", part.input, part.input)
+				probs.add(p, "{%s} is a %s input, which names no file; use inputs whose values are paths", name, in.Type)
 			}
 		}
-		if err := resultcache.CheckPattern(text.String()); err != nil {
-			probs.add(p, "%q %v", s, err)
-		}
-		spec.inputs = append(spec.inputs, e)
+		spec.inputs = append(spec.inputs, tmpl)
 	}
 	t.cache = spec
 }
@@ -109,44 +96,27 @@ func (t *tool) cacheCall(vals map[string]any, prog string, argv, env []string) (
 	return resultcache.Call{Tool: t.spec.Name, Key: key, Dir: dir, Inputs: inputs, Disk: t.cache.disk}, nil
 }
 
-// cacheInputs are the tool's cache inputs for a call's values, each
-// value quoted so that it names one path. An element whose placeholder
-// the call left out is left out, as in the command.
+// cacheInputs are the tool's cache inputs for a call's values: each
+// template filled as [resultcache.Template.Expand] says, one path per
+// item of an array input.
 func (t *tool) cacheInputs(vals map[string]any) []string {
+	values := func(name string) []string {
+		v, given := vals[name]
+		if !given {
+			return nil
+		}
+		if list, ok := v.([]any); ok {
+			out := make([]string, len(list))
+			for i, x := range list {
+				out[i] = scalarString(x)
+			}
+			return out
+		}
+		return []string{scalarString(v)}
+	}
 	var out []string
-	for _, e := range t.cache.inputs {
-		if name, whole := e.whole(); whole {
-			v, given := vals[name]
-			if !given {
-				continue
-			}
-			if list, ok := v.([]any); ok {
-				for _, x := range list {
-					if s := scalarString(x); s != "" {
-						out = append(out, resultcache.Escape(s))
-					}
-				}
-			} else if s := scalarString(v); s != "" {
-				out = append(out, resultcache.Escape(s))
-			}
-			continue
-		}
-		var b strings.Builder
-		complete := true
-		for _, p := range e.parts {
-			v, given := vals[p.input]
-			switch {
-			case p.input == "":
-				b.WriteString(p.text)
-			case given:
-				b.WriteString(resultcache.Escape(scalarString(v)))
-			default:
-				complete = false
-			}
-		}
-		if complete && b.Len() > 0 {
-			out = append(out, b.String())
-		}
+	for _, tmpl := range t.cache.inputs {
+		out = append(out, tmpl.Expand(values)...)
 	}
 	return out
 }
