@@ -26,15 +26,15 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/mcpship/mcpship/installer"
 	"github.com/mcpship/mcpship/internal/clihelp"
 	"github.com/mcpship/mcpship/internal/installed"
 	"github.com/mcpship/mcpship/internal/mcpb"
 	"github.com/mcpship/mcpship/internal/probe"
+	"github.com/mcpship/mcpship/internal/publish"
 	"github.com/mcpship/mcpship/internal/register"
 	"github.com/mcpship/mcpship/internal/registry"
+	"github.com/urfave/cli/v2"
 )
 
 const exitUsage = 64
@@ -259,7 +259,7 @@ func isFile(name string) bool {
 // prepares the package Choose picks.
 func fromRegistry(c *cli.Context, root, src string) (*install, error) {
 	name, version, _ := strings.Cut(src, "@")
-	if !regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`).MatchString(name) {
+	if publish.CheckName(name) != nil {
 		return nil, usagef("%q is neither an .mcpb file, an https:// URL, nor a registry name such as io.github.owner/server[@VERSION]", src)
 	}
 	rc := &registry.Client{BaseURL: c.String("registry")}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpship/mcpship/mcp"
 )
@@ -76,7 +77,7 @@ func (t *tool) compileDeclared(probs *problemList) {
 			probs.add(at+".mimeType", "%q is not an image type, such as \"image/png\" or \"image/svg+xml\"", ic.MimeType)
 		}
 		for j, sz := range ic.Sizes {
-			if !iconSize.MatchString(sz) {
+			if !iconSize().MatchString(sz) {
 				probs.add(fmt.Sprintf("%s.sizes[%d]", at, j), "%q is not a size; write WIDTHxHEIGHT, as \"48x48\", or \"any\"", sz)
 			}
 		}
@@ -84,7 +85,7 @@ func (t *tool) compileDeclared(probs *problemList) {
 	}
 }
 
-var iconSize = regexp.MustCompile(`^([1-9][0-9]*x[1-9][0-9]*|any)$`)
+var iconSize = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([1-9][0-9]*x[1-9][0-9]*|any)$`) })
 
 // checkOutputSchema checks raw as the mcp package does when the tool is
 // registered (a JSON Schema of an object, which it can check results

@@ -201,7 +201,8 @@ func OCIPackage(ref, version string) (Package, error) {
 	}, nil
 }
 
-// namePattern is the schema's pattern for a server name.
+// namePattern is the registry schema's pattern for a server name; add
+// checks the names it looks up with it too, through [CheckName].
 var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`) })
 
 // CheckName reports whether name is a server name the registry takes:

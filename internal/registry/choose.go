@@ -262,16 +262,42 @@ func (p *Package) Launch(values map[string]string) (*Launch, error) {
 	return l, nil
 }
 
+// A token is a name whose characters a regexp gives and whose length is
+// bounded apart: a counted repetition such as {0,499} compiles to a
+// program hundreds of times as long (milliseconds and a megabyte). Its
+// regexp is compiled on first use, so that a command that checks no
+// package does not pay for it.
+type token struct {
+	re  func() *regexp.Regexp
+	max int // bytes, of the part after the last "/" when last is set
+	// last bounds only the name after a scope, as npm's "@scope/name".
+	last bool
+}
+
+func newToken(expr string, max int, last bool) token {
+	return token{re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) }), max: max, last: last}
+}
+
+func (t token) match(s string) bool {
+	n := s
+	if t.last {
+		n = s[strings.LastIndexByte(s, '/')+1:]
+	}
+	return len(n) <= t.max && t.re().MatchString(s)
+}
+
 // Each registry's package names and versions, as they may be written;
 // none starts with "-", which a launcher would take for an option.
 var (
-	identifierRE = map[string]*regexp.Regexp{
-		"npm":  regexp.MustCompile(`^(@[A-Za-z0-9~][A-Za-z0-9._~-]*/)?[A-Za-z0-9~][A-Za-z0-9._~-]{0,213}$`),
-		"pypi": regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]{0,198}[A-Za-z0-9])?$`),
-		"oci":  regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/:@+-]{0,499}$`),
+	identifiers = map[string]token{
+		"npm":  newToken(`^(@[A-Za-z0-9~][A-Za-z0-9._~-]*/)?[A-Za-z0-9~][A-Za-z0-9._~-]*$`, 214, true),
+		"pypi": newToken(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$`, 200, false),
+		"oci":  newToken(`^[A-Za-z0-9][A-Za-z0-9._/:@+-]*$`, 500, false),
 	}
-	versionRE = regexp.MustCompile(`^[A-Za-z0-9^~<>=*!][A-Za-z0-9.+_~^<>=*!:-]{0,127}$`)
-	envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,254}$`)
+	versionText = newToken(`^[A-Za-z0-9^~<>=*!][A-Za-z0-9.+_~^<>=*!:-]*$`, 128, false)
+	envName     = newToken(`^[A-Za-z_][A-Za-z0-9_]*$`, 255, false)
+	// headerName is an HTTP header name, a token (RFC 9110).
+	headerName = newToken("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", 256, false)
 )
 
 // check refuses a package of npm, PyPI or OCI whose identifier, version
@@ -279,14 +305,14 @@ var (
 // from the registry is checked as a value a user typed would be.
 func (p *Package) check() error {
 	what := fmt.Sprintf("%s %s", p.RegistryType, Printable(p.Identifier, 100))
-	if re := identifierRE[p.RegistryType]; re != nil && !re.MatchString(p.Identifier) {
+	if id, ok := identifiers[p.RegistryType]; ok && !id.match(p.Identifier) {
 		return fmt.Errorf("%s: the identifier is not a %s package name; refusing it", what, p.RegistryType)
 	}
-	if p.Version != "" && !versionRE.MatchString(p.Version) {
+	if p.Version != "" && !versionText.match(p.Version) {
 		return fmt.Errorf("%s: the version %q is not a version; refusing it", what, cut(p.Version, 100))
 	}
 	for _, v := range p.EnvironmentVariables {
-		if !envNameRE.MatchString(v.Name) {
+		if !envName.match(v.Name) {
 			return fmt.Errorf("%s: %q cannot name an environment variable (letters, digits and _, not starting with a digit); refusing it", what, cut(v.Name, 100))
 		}
 	}
@@ -297,9 +323,6 @@ func (p *Package) check() error {
 	}
 	return nil
 }
-
-// headerNameRE matches an HTTP header name, a token (RFC 9110).
-var headerNameRE = regexp.MustCompile("^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,256}$")
 
 // A MissingError lists required inputs that have no value.
 type MissingError struct{ Keys []string }
@@ -413,7 +436,7 @@ func (t *Transport) Needs() []Need {
 // [*MissingError]. The URL must be https (or http on a loopback address).
 func (t *Transport) Endpoint(values map[string]string) (string, map[string]string, error) {
 	for _, h := range t.Headers {
-		if !headerNameRE.MatchString(h.Name) {
+		if !headerName.match(h.Name) {
 			return "", nil, fmt.Errorf("the remote server's header %q is not an HTTP header name; refusing it", cut(h.Name, 100))
 		}
 	}

@@ -177,7 +177,7 @@ func (c *Client) Server(ctx context.Context, name, version string) (*Response, e
 		return nil, fmt.Errorf("asked the registry %s for %s version %s, it answered with version %q; refusing the answer", base, name, version, r.Server.Version)
 	case r.Server.Version == "":
 		return nil, fmt.Errorf("the registry's answer for %s has no version", name)
-	case !versionRE.MatchString(r.Server.Version):
+	case !versionText.match(r.Server.Version):
 		return nil, fmt.Errorf("the registry's answer for %s gives the version %q, which is not a version; refusing the answer", name, cut(r.Server.Version, 100))
 	case r.Meta.Official != nil && r.Meta.Official.Status == "deleted":
 		return nil, fmt.Errorf("the registry %s marks %s version %s deleted%s", base, name, r.Server.Version, because(r.Meta.Official.StatusMessage))
