@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -64,31 +66,9 @@ func buildAndRun(m *testing.M) int {
 			return 1
 		}
 	}
-	for _, b := range []struct {
-		out, pkg string
-		cover    bool
-	}{
-		{binPath, "github.com/mcpship/mcpship/cmd/mcpship", true},
-		{standin, "github.com/mcpship/mcpship/tests/standin", false},
-		{filepath.Join(standinDir, "workerstandin"+exeSuffix()), "github.com/mcpship/mcpship/tests/workerstandin", false},
-		{notifierPath, "github.com/mcpship/mcpship/tests/notifier", false},
-		{askerPath, "github.com/mcpship/mcpship/tests/asker", false},
-		{goappPath, "github.com/mcpship/mcpship/examples/goapp", true},
-		{cobraappPath, "github.com/mcpship/mcpship/examples/cobraapp", true},
-		{cliv3appPath, "github.com/mcpship/mcpship/examples/cliv3app", true},
-	} {
-		// The release build's tag (.goreleaser.yaml), so that the tests
-		// run what users get.
-		args := []string{"build", "-tags=urfave_cli_no_docs", "-o", b.out}
-		if b.cover && coverDir != "" {
-			args = append(args, "-cover")
-		}
-		build := exec.Command("go", append(args, b.pkg)...)
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintf(os.Stderr, "building %s: %v\n", b.pkg, err)
-			return 1
-		}
+	if err := build(dir, standinDir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	for _, name := range []string{"rigor", "commitbrief"} {
 		if err := os.Link(standin, filepath.Join(standinDir, name+exeSuffix())); err != nil {
@@ -97,6 +77,50 @@ func buildAndRun(m *testing.M) int {
 		}
 	}
 	return m.Run()
+}
+
+// build builds mcpship, the example apps and the helper programs into
+// dir, the stand-ins into standins, in one go build per flag set, so that
+// their packages compile once and in parallel. mcpship and the apps are
+// built with -cover when the run collects coverage; all with the release
+// build's tag (.goreleaser.yaml), so that the tests run what users get.
+func build(dir, standins string) error {
+	const mod = "github.com/mcpship/mcpship/"
+	covered := []string{"cmd/mcpship", "examples/goapp", "examples/cobraapp", "examples/cliv3app"}
+	plain := []string{"tests/notifier", "tests/asker", "tests/standin", "tests/workerstandin"}
+	groups := [][]string{append(covered, plain...)}
+	if coverDir != "" {
+		groups = [][]string{covered, plain}
+	}
+	out := filepath.Join(dir, "build")
+	for i, pkgs := range groups {
+		args := []string{"build", "-tags=urfave_cli_no_docs", "-o", out + string(os.PathSeparator)}
+		if coverDir != "" && i == 0 {
+			args = append(args, "-cover")
+		}
+		for _, p := range pkgs {
+			args = append(args, mod+p)
+		}
+		cmd := exec.Command("go", args...)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("building %s: %v", strings.Join(pkgs, " "), err)
+		}
+	}
+	if err := os.MkdirAll(standins, 0o755); err != nil {
+		return err
+	}
+	for _, p := range append(covered, plain...) {
+		to := dir
+		if strings.Contains(p, "standin") {
+			to = standins
+		}
+		name := path.Base(p) + exeSuffix()
+		if err := os.Rename(filepath.Join(out, name), filepath.Join(to, name)); err != nil {
+			return err
+		}
+	}
+	return os.Remove(out)
 }
 
 func exeSuffix() string {
