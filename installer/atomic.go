@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
+
+	"github.com/mcpship/mcpship/internal/atomicfile"
 )
 
 // maxFileSize is the largest config file mcpship reads, 64 MiB, as
@@ -119,136 +118,43 @@ func (s *snapshot) unchanged() error {
 	return nil
 }
 
-// replace puts data in place of the snapshot's file: it writes a
-// temporary file in the same directory, with the owner, group and mode of
-// the file it replaces (mode and missing parent directories dirMode for a
-// new file, less the umask), syncs it, checks that the file is still as
-// read (unchanged) and renames the temporary file over it.
-func (s *snapshot) replace(data []byte, mode, dirMode fs.FileMode) (err error) {
-	dir, base := filepath.Split(s.path)
+// replace puts data in place of the snapshot's file, through
+// [atomicfile.WriteWith]: the temporary file gets the owner, group and
+// mode of the file it replaces (mode and missing parent directories
+// dirMode for a new file, less the umask), and is renamed over the file
+// only if that is still as read (unchanged).
+func (s *snapshot) replace(data []byte, mode, dirMode fs.FileMode) error {
 	if s.exists {
 		mode = s.info.Mode().Perm()
-	} else if err := os.MkdirAll(dir, dirMode); err != nil {
+	} else if err := os.MkdirAll(filepath.Dir(s.path), dirMode); err != nil {
 		return err
 	}
-	f, err := createTemp(dir, base, mode)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if s.exists {
-		if err = keepOwner(f, s.path, s.info); err != nil {
-			return err
-		}
-		// The umask may have taken bits the file had.
-		if fi, err := f.Stat(); err != nil || fi.Mode().Perm() != mode {
-			if err = f.Chmod(mode); err != nil {
+	return atomicfile.WriteWith(s.path, data, atomicfile.Options{
+		Perm: mode,
+		Prepare: func(f *os.File) error {
+			if !s.exists {
+				return nil
+			}
+			if err := keepOwner(f, s.path, s.info); err != nil {
 				return err
 			}
-		}
-	}
-	return commit(f, data, s.path, func() error {
-		if testHookReplace != nil {
-			testHookReplace(s.path)
-		}
-		return s.unchanged()
+			// The umask may have taken bits the file had.
+			if fi, err := f.Stat(); err != nil || fi.Mode().Perm() != mode {
+				return f.Chmod(mode)
+			}
+			return nil
+		},
+		Check: func() error {
+			if testHookReplace != nil {
+				testHookReplace(s.path)
+			}
+			return s.unchanged()
+		},
 	})
 }
 
 // testHookReplace, if set, runs just before the final check of replace.
 var testHookReplace func(path string)
-
-// writeNew writes data to the new file path, through a temporary file
-// that is synced and renamed, so that path never holds part of data.
-func writeNew(path string, data []byte, mode fs.FileMode) (err error) {
-	dir, base := filepath.Split(path)
-	f, err := createTemp(dir, base, mode)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	return commit(f, data, path, nil)
-}
-
-// commit writes data to the temporary file f, syncs and closes it, runs
-// check (if not nil) and renames f to path, then syncs path's directory.
-// The caller removes f if commit fails.
-func commit(f *os.File, data []byte, path string, check func() error) error {
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if check != nil {
-		if err := check(); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	syncDir(filepath.Dir(path))
-	return nil
-}
-
-// Temporary files are named .<name>.mcpship-<digits>.tmp, beside the file
-// they will replace.
-const tempMark, tempExt = ".mcpship-", ".tmp"
-
-// createTemp creates a new temporary file for name in dir with mode, less
-// the umask, from the start: it never holds data under a wider mode.
-func createTemp(dir, name string, mode fs.FileMode) (*os.File, error) {
-	for {
-		p := filepath.Join(dir, "."+name+tempMark+strconv.FormatUint(uint64(rand.Uint32()), 10)+tempExt)
-		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, mode)
-		if !errors.Is(err, fs.ErrExist) {
-			return f, err
-		}
-	}
-}
-
-// removeTemps removes the temporary files for name in dir (for any name
-// if name is ""), left behind by runs of mcpship that were killed. The
-// caller holds the lock of the file, so no other run is writing one.
-func removeTemps(dir, name string) {
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, de := range des {
-		n, ok := strings.CutSuffix(de.Name(), tempExt)
-		i := strings.LastIndex(n, tempMark)
-		if !ok || i < 1 || n[0] != '.' || !allDigits(n[i+len(tempMark):]) || !de.Type().IsRegular() {
-			continue
-		}
-		if name == "" || n[1:i] == name {
-			os.Remove(filepath.Join(dir, de.Name()))
-		}
-	}
-}
-
-func allDigits(s string) bool {
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return s != ""
-}
 
 // holds reports whether path holds exactly data, reading it a block at a
 // time.
@@ -271,13 +177,5 @@ func holds(path string, data []byte) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-	}
-}
-
-// syncDir makes a rename in dir durable where the OS allows it.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // not supported everywhere; best effort
-		d.Close()
 	}
 }

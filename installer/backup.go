@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/atomicfile"
 )
 
 // Backups are kept in the state directory (see Env.StateDir), one folder
@@ -47,22 +49,22 @@ func fileKey(real string) string {
 }
 
 // backup saves data, the current contents of real, and returns the
-// backup's path. It is written like a config file (writeNew), so a backup
-// is whole or absent.
+// backup's path. It is written whole, through a temporary file
+// (atomicfile), so a backup is whole or absent.
 func backup(stateDir, real string, data []byte, now time.Time) (string, error) {
 	dir := filepath.Join(stateDir, "backups", fileKey(real))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
 	name := backupPrefix(real) + now.UTC().Format(backupTimeFormat)
-	removeTemps(dir, "")
+	atomicfile.RemoveTemps(dir, "")
 	if b, err := os.ReadFile(filepath.Join(dir, "PATH")); err != nil || string(b) != real+"\n" {
-		if err := writeNew(filepath.Join(dir, "PATH"), []byte(real+"\n"), 0o600); err != nil {
+		if err := atomicfile.Write(filepath.Join(dir, "PATH"), []byte(real+"\n"), 0o600); err != nil {
 			return "", err
 		}
 	}
 	p := filepath.Join(dir, name)
-	return p, writeNew(p, data, 0o600)
+	return p, atomicfile.Write(p, data, 0o600)
 }
 
 // backupOf returns the file a backup was taken of, as recorded beside it.

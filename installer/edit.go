@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/atomicfile"
 	"github.com/mcpship/mcpship/internal/filelock"
 )
 
@@ -165,7 +166,7 @@ func (t *Target) replace(o Options, snap *snapshot, data []byte) (string, error)
 	if snap.exists && snap.info.Mode().Perm()&0o222 == 0 && !o.Force {
 		return "", fmt.Errorf("%s is read-only (mode %#o); nothing was written: make it writable (chmod u+w), or rerun with --force to change it and keep it read-only", t.File, snap.info.Mode().Perm())
 	}
-	removeTemps(filepath.Split(snap.path))
+	atomicfile.RemoveTemps(filepath.Split(snap.path))
 	var saved string
 	if snap.exists {
 		var err error

@@ -71,3 +71,65 @@ func onlyFile(t *testing.T, dir, name string) {
 		t.Errorf("%s holds %q, want only %q", dir, names, name)
 	}
 }
+
+// A Check that fails leaves the file as it was and no temporary file;
+// Prepare runs on the temporary file before the data is in it.
+func TestWriteWithCheckAndPrepare(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(file, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	changed := errors.New("changed")
+	var sizeAtPrepare int64 = -1
+	err := atomicfile.WriteWith(file, []byte("new"), atomicfile.Options{
+		Perm: 0o600,
+		Prepare: func(f *os.File) error {
+			fi, err := f.Stat()
+			if err == nil {
+				sizeAtPrepare = fi.Size()
+			}
+			return err
+		},
+		Check: func() error { return changed },
+	})
+	if !errors.Is(err, changed) {
+		t.Fatalf("WriteWith with a failing Check: %v, want its error", err)
+	}
+	if sizeAtPrepare != 0 {
+		t.Errorf("Prepare saw a temporary file of %d bytes, want it empty", sizeAtPrepare)
+	}
+	if got, _ := os.ReadFile(file); string(got) != "old" {
+		t.Errorf("file holds %q after a failed Check, want %q", got, "old")
+	}
+	onlyFile(t, dir, "config.json")
+}
+
+// RemoveTemps removes the temporary files a killed writer left, of the
+// name given, and nothing else.
+func TestRemoveTemps(t *testing.T) {
+	dir := t.TempDir()
+	stale := []string{".a.json.mcpship-123.tmp", ".b.json.mcpship-9.tmp"}
+	kept := []string{"a.json", ".a.json.mcpship-x.tmp", "a.json.mcpship-1.tmp", ".a.json.mcpship-1.tmp~", ".a.json.1.tmp"}
+	for _, n := range append(stale, kept...) {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	atomicfile.RemoveTemps(dir, "a.json")
+	if _, err := os.Stat(filepath.Join(dir, stale[0])); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s kept: %v", stale[0], err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, stale[1])); err != nil {
+		t.Errorf("%s, of another name, removed: %v", stale[1], err)
+	}
+	atomicfile.RemoveTemps(dir, "")
+	if _, err := os.Stat(filepath.Join(dir, stale[1])); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s kept by RemoveTemps of any name: %v", stale[1], err)
+	}
+	for _, n := range kept {
+		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
+			t.Errorf("%s, not a temporary file of mcpship, removed: %v", n, err)
+		}
+	}
+}
