@@ -3,17 +3,17 @@ package cliadapter
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os/exec"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
+	"github.com/mcpship/mcpship/internal/clitool/conformance"
 	"github.com/mcpship/mcpship/mcp"
+	"github.com/urfave/cli/v2"
 )
 
 // newTestApp is a small app whose "show" command prints what it parsed.
@@ -60,6 +60,9 @@ func newTestApp() *cli.App {
 				Flags: []cli.Flag{&cli.IntFlag{Name: "code", Required: true}},
 				Action: func(c *cli.Context) error {
 					fmt.Fprintln(c.App.Writer, "partial output")
+					if c.Int("code") == 1 {
+						return errors.New("plain failure")
+					}
 					return cli.Exit("it failed", c.Int("code"))
 				},
 			},
@@ -112,48 +115,56 @@ func call(t *testing.T, c *mcp.Client, name string, args any) *mcp.CallToolResul
 	return res
 }
 
-func TestListAndSchema(t *testing.T) {
-	c := connect(t, testOptions)
-	tools, err := c.ListTools(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range tools {
-		names = append(names, tl.Name)
-	}
-	if want := []string{"demo_show", "demo_fail", "demo_db_show_status"}; !reflect.DeepEqual(names, want) {
-		t.Fatalf("tools = %v, want %v (write-side wipe excluded)", names, want)
-	}
-	var s struct {
-		Properties map[string]map[string]any `json:"properties"`
-		Required   []string                  `json:"required"`
-	}
-	if err := json.Unmarshal(tools[0].InputSchema, &s); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{"name": "string", "loud": "boolean", "count": "integer", "level": "integer",
-		"ratio": "number", "tag": "array", "num": "array", "wait": "string", "dir": "string", "args": "array"}
-	if len(s.Properties) != len(want) {
-		t.Errorf("properties = %v, want exactly %v (hidden and timestamp flags left out)", s.Properties, want)
-	}
-	for name, typ := range want {
-		if s.Properties[name]["type"] != typ {
-			t.Errorf("%s: type %v, want %s", name, s.Properties[name]["type"], typ)
-		}
-	}
-	if s.Properties["name"]["default"] != "anon" || s.Properties["name"]["description"] != "who" || s.Properties["count"]["default"] != 1.0 {
-		t.Errorf("defaults or usage missing: name=%v count=%v", s.Properties["name"], s.Properties["count"])
-	}
-	if err := json.Unmarshal(tools[1].InputSchema, &s); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(s.Required, []string{"code"}) {
-		t.Errorf("fail requires %v, want [code]", s.Required)
-	}
-	if *tools[0].Annotations.ReadOnlyHint != true {
-		t.Error("show is not announced read-only")
-	}
+// TestConformance runs the tests all three adapters share, on this
+// adapter's apps.
+func TestConformance(t *testing.T) {
+	conformance.Run(t, conformance.Suite{
+		Demo:            func(t *testing.T) *mcp.Client { return connect(t, testOptions) },
+		ShowTitle:       "print the parsed flags and arguments",
+		ShowDescription: "print the parsed flags and arguments",
+		ShowSchema: map[string]string{
+			"name":  `{"default":"anon","description":"who","type":"string"}`,
+			"loud":  `{"type":"boolean"}`,
+			"count": `{"default":1,"type":"integer"}`,
+			"level": `{"minimum":0,"type":"integer"}`,
+			"ratio": `{"type":"number"}`,
+			"tag":   `{"items":{"type":"string"},"type":"array"}`,
+			"num":   `{"items":{"type":"integer"},"type":"array"}`,
+			"wait":  `{"default":"1s","description":"(a duration such as \"1m30s\")","pattern":"^(\\d+(\\.\\d*)?(ns|us|µs|ms|s|m|h))+$|^0$","type":"string"}`,
+			"dir":   `{"description":"(a path)","type":"string"}`,
+			"args":  `{"description":"Positional arguments, each one argument; never read as flags. Usage: [WORD...]","items":{"type":"string"},"type":"array"}`,
+		},
+		LeftOut: "hidden and timestamp flags are left out",
+		OwnFlags: func(t *testing.T) *mcp.Client {
+			newApp := func() *cli.App {
+				return &cli.App{Name: "demo", Commands: []*cli.Command{{
+					Name: "run", SkipFlagParsing: true, Flags: []cli.Flag{&cli.BoolFlag{Name: "quiet"}},
+					Action: func(c *cli.Context) error {
+						fmt.Fprintf(c.App.Writer, "%q", c.Args().Slice())
+						return nil
+					},
+				}}}
+			}
+			return connectApp(t, newApp, Options{Tools: []Tool{{Command: "run", ReadOnly: true}}})
+		},
+		Subcommands: func(t *testing.T) *mcp.Client {
+			newApp := func() *cli.App {
+				return &cli.App{Name: "demo", Action: func(c *cli.Context) error {
+					fmt.Fprintf(c.App.Writer, "demo %q", c.Args().Slice())
+					return nil
+				}, Commands: []*cli.Command{{
+					Name:   "db",
+					Flags:  []cli.Flag{&cli.BoolFlag{Name: "all"}},
+					Action: func(c *cli.Context) error { fmt.Fprintf(c.App.Writer, "db %q", c.Args().Slice()); return nil },
+					Subcommands: []*cli.Command{{Name: "drop", Aliases: []string{"rm"}, Action: func(c *cli.Context) error {
+						fmt.Fprint(c.App.Writer, "DROPPED")
+						return nil
+					}}},
+				}}}
+			}
+			return connectApp(t, newApp, Options{Tools: []Tool{{Command: "db", ReadOnly: true}, {Command: "", ReadOnly: true}, {Command: "db drop"}}})
+		},
+	})
 }
 
 func TestNoFlagStateLeaksAndHostileArgs(t *testing.T) {
@@ -176,52 +187,6 @@ func TestNoFlagStateLeaksAndHostileArgs(t *testing.T) {
 	got = res.StructuredContent.(map[string]any)
 	if got["name"] != "anon" || got["loud"] != false || got["count"] != 1.0 || !empty(got["tag"]) || !empty(got["args"]) {
 		t.Errorf("second call leaked state from the first: %v", got)
-	}
-}
-
-func TestConcurrentCallsAreIsolated(t *testing.T) {
-	c := connect(t, testOptions)
-	var wg sync.WaitGroup
-	for i := range 40 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			name := fmt.Sprintf("n%d", i)
-			res, err := c.CallTool(context.Background(), "demo_show", map[string]any{"name": name, "count": i, "tag": []string{name}})
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			got, _ := res.StructuredContent.(map[string]any)
-			if got["name"] != name || got["count"] != float64(i) || fmt.Sprint(got["tag"]) != "["+name+"]" {
-				t.Errorf("call %d got %v", i, got)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-func TestExitCodes(t *testing.T) {
-	c := connect(t, testOptions)
-	res := call(t, c, "demo_fail", map[string]any{"code": 3})
-	if res.IsError || !strings.Contains(res.Content[0].Text, "partial output") || !strings.Contains(res.Content[0].Text, "exit status 3") {
-		t.Errorf("exit 3 (ok): %+v", res)
-	}
-	res = call(t, c, "demo_fail", map[string]any{"code": 4})
-	if !res.IsError || !strings.Contains(res.Content[0].Text, "status 4: it failed") || !strings.Contains(res.Content[0].Text, "partial output") {
-		t.Errorf("exit 4: %+v", res)
-	}
-	res = call(t, c, "demo_fail", map[string]any{})
-	if !res.IsError || !strings.Contains(res.Content[0].Text, `missing required property "code"`) {
-		t.Errorf("missing required: %+v", res)
-	}
-	res = call(t, c, "demo_show", map[string]any{"bogus": 1})
-	if !res.IsError || !strings.Contains(res.Content[0].Text, `unknown property "bogus"`) {
-		t.Errorf("unknown property: %+v", res)
-	}
-	res = call(t, c, "demo_db_show_status", nil)
-	if res.IsError || res.Content[0].Text != "up" {
-		t.Errorf("db show-status: %+v", res)
 	}
 }
 
@@ -428,66 +393,6 @@ func TestFlagFromEnvKeepsItsVariable(t *testing.T) {
 	res := call(t, c, tools[0].Name, map[string]any{})
 	if got := res.Content[0].Text; got != "https://from.env 3" {
 		t.Errorf("a call without flags printed %q, want the variable's endpoint and the default retries", got)
-	}
-}
-
-// TestArgumentNamingASubcommand: a positional argument that names a
-// subcommand of the tool's command is an argument, never that subcommand,
-// which is not the tool and may be a write-side one that is not served.
-func TestArgumentNamingASubcommand(t *testing.T) {
-	newApp := func() *cli.App {
-		return &cli.App{Name: "demo", Action: func(c *cli.Context) error {
-			fmt.Fprintf(c.App.Writer, "demo %q", c.Args().Slice())
-			return nil
-		}, Commands: []*cli.Command{{
-			Name:   "db",
-			Action: func(c *cli.Context) error { fmt.Fprintf(c.App.Writer, "db %q", c.Args().Slice()); return nil },
-			Subcommands: []*cli.Command{{Name: "drop", Aliases: []string{"rm"}, Action: func(c *cli.Context) error {
-				fmt.Fprint(c.App.Writer, "DROPPED")
-				return nil
-			}}},
-		}}}
-	}
-	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "db", ReadOnly: true}, {Command: "", ReadOnly: true}, {Command: "db drop"}}})
-	for _, tc := range []struct {
-		tool string
-		args []string
-		want string
-	}{
-		{"db", []string{"drop"}, `db ["drop"]`},
-		{"db", []string{"rm", "x"}, `db ["rm" "x"]`},
-		{"demo", []string{"db", "drop"}, `demo ["db" "drop"]`},
-	} {
-		res := call(t, c, tc.tool, map[string]any{"args": tc.args})
-		if got := res.Content[0].Text; res.IsError || got != tc.want {
-			t.Errorf("%s %q: isError %v, %q; want %q", tc.tool, tc.args, res.IsError, got, tc.want)
-		}
-	}
-}
-
-// TestCommandThatReadsItsOwnFlags: a command with SkipFlagParsing gets its
-// arguments as they are, with no "--" before them, and no flag inputs.
-func TestCommandThatReadsItsOwnFlags(t *testing.T) {
-	newApp := func() *cli.App {
-		return &cli.App{Name: "demo", Commands: []*cli.Command{{
-			Name: "run", SkipFlagParsing: true, Flags: []cli.Flag{&cli.BoolFlag{Name: "quiet"}},
-			Action: func(c *cli.Context) error {
-				fmt.Fprintf(c.App.Writer, "%q", c.Args().Slice())
-				return nil
-			},
-		}}}
-	}
-	c := connectApp(t, newApp, Options{Tools: []Tool{{Command: "run", ReadOnly: true}}})
-	tools, err := c.ListTools(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"additionalProperties":false,"properties":{"args":{"description":"Arguments, each one argument, given to the command as they are; it reads its own flags.","items":{"type":"string"},"type":"array"}},"type":"object"}`
-	if got := string(tools[0].InputSchema); got != want {
-		t.Errorf("schema\n %s\nwant\n %s", got, want)
-	}
-	if res := call(t, c, "run", map[string]any{"args": []string{"ls", "-l"}}); res.IsError || res.Content[0].Text != `["ls" "-l"]` {
-		t.Errorf("run ls -l: %+v", res.Content)
 	}
 }
 

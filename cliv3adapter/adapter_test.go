@@ -6,16 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/urfave/cli/v3"
-
+	"github.com/mcpship/mcpship/internal/clitool/conformance"
 	"github.com/mcpship/mcpship/mcp"
+	"github.com/urfave/cli/v3"
 )
 
 // newTestRoot is a small app whose "show" command prints what it parsed.
@@ -123,67 +123,6 @@ func call(t *testing.T, c *mcp.Client, name string, args any) *mcp.CallToolResul
 	return res
 }
 
-func TestListAndSchema(t *testing.T) {
-	c := connect(t, newTestRoot, testOptions)
-	tools, err := c.ListTools(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range tools {
-		names = append(names, tl.Name)
-	}
-	if want := []string{"demo_show", "demo_fail", "demo_db_show_status"}; !reflect.DeepEqual(names, want) {
-		t.Fatalf("tools = %v, want %v (write-side wipe excluded; the alias st resolved)", names, want)
-	}
-	if tools[0].Title != "print the parsed flags and arguments" || tools[0].Description != "print the parsed flags and arguments\n\nPrints them as JSON." {
-		t.Errorf("title %q, description %q", tools[0].Title, tools[0].Description)
-	}
-	var s struct {
-		Properties map[string]map[string]any `json:"properties"`
-		Required   []string                  `json:"required"`
-	}
-	if err := json.Unmarshal(tools[0].InputSchema, &s); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{
-		"name": `{"default":"anon","description":"who","type":"string"}`,
-		"loud": `{"type":"boolean"}`, "count": `{"default":1,"type":"integer"}`,
-		"small":   `{"maximum":127,"minimum":-128,"type":"integer"}`,
-		"level":   `{"minimum":0,"type":"integer"}`,
-		"byte":    `{"maximum":255,"minimum":0,"type":"integer"}`,
-		"ratio":   `{"type":"number"}`,
-		"ratio32": `{"default":0.5,"type":"number"}`,
-		"wait":    `{"default":"1s","description":"(a duration such as \"1m30s\")","pattern":"^(\\d+(\\.\\d*)?(ns|us|µs|ms|s|m|h))+$|^0$","type":"string"}`,
-		"tag":     `{"items":{"type":"string"},"type":"array"}`,
-		"num":     `{"items":{"type":"integer"},"type":"array"}`,
-		"color":   `{"default":true,"type":"boolean"}`,
-		"format":  `{"default":"text","description":"text or json","enum":["text","json"],"type":"string"}`,
-		"config":  `{"description":"config file","type":"string"}`,
-		"args":    `{"description":"Positional arguments, each one argument; never read as flags. Usage: [WORD...]","items":{"type":"string"},"type":"array"}`,
-	}
-	for name, w := range want {
-		got, _ := json.Marshal(s.Properties[name])
-		if string(got) != w {
-			t.Errorf("%s: %s\n want %s", name, got, w)
-		}
-	}
-	for name := range s.Properties {
-		if _, ok := want[name]; !ok {
-			t.Errorf("unexpected input %q (hidden, timestamp, map and the parent's Local flags are left out)", name)
-		}
-	}
-	if err := json.Unmarshal(tools[1].InputSchema, &s); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(s.Required, []string{"code"}) {
-		t.Errorf("fail requires %v, want [code]", s.Required)
-	}
-	if !*tools[0].Annotations.ReadOnlyHint {
-		t.Error("show is not announced read-only")
-	}
-}
-
 func TestValuesArriveAsGiven(t *testing.T) {
 	c := connect(t, newTestRoot, testOptions)
 	res := call(t, c, "demo_show", map[string]any{
@@ -213,53 +152,6 @@ func TestValuesArriveAsGiven(t *testing.T) {
 	}
 }
 
-func TestConcurrentCallsAreIsolated(t *testing.T) {
-	c := connect(t, newTestRoot, testOptions)
-	var wg sync.WaitGroup
-	for i := range 40 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			name := fmt.Sprintf("n%d", i)
-			res, err := c.CallTool(context.Background(), "demo_show", map[string]any{"name": name, "count": i, "tag": []string{name}})
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			got, _ := res.StructuredContent.(map[string]any)
-			if got["name"] != name || got["count"] != float64(i) || fmt.Sprint(got["tag"]) != "["+name+"]" {
-				t.Errorf("call %d got %v", i, got)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-func TestExitCodes(t *testing.T) {
-	c := connect(t, newTestRoot, testOptions)
-	for _, tc := range []struct {
-		args    map[string]any
-		isError bool
-		want    []string
-	}{
-		{map[string]any{"code": 3}, false, []string{"partial output", "(exit status 3)"}},
-		{map[string]any{"code": 4}, true, []string{"demo fail exited with status 4: it failed", "partial output"}},
-		{map[string]any{"code": 1}, true, []string{"demo fail exited with status 1: plain failure"}},
-		{map[string]any{}, true, []string{`missing required property "code"`}},
-		{map[string]any{"code": 2, "bogus": 1}, true, []string{`unknown property "bogus"`}},
-	} {
-		res := call(t, c, "demo_fail", tc.args)
-		for _, w := range tc.want {
-			if res.IsError != tc.isError || !strings.Contains(res.Content[0].Text, w) {
-				t.Errorf("%v: isError %v, %q; want %v and %q", tc.args, res.IsError, res.Content[0].Text, tc.isError, w)
-			}
-		}
-	}
-	if res := call(t, c, "demo_db_show_status", nil); res.IsError || res.Content[0].Text != "up" {
-		t.Errorf("db show-status: %+v", res)
-	}
-}
-
 func TestRootAndBadOptions(t *testing.T) {
 	c := connect(t, newTestRoot, Options{Tools: []Tool{{Command: "", ReadOnly: true}}})
 	res := call(t, c, "demo", map[string]any{"depth": 5, "args": []string{"-x", "y"}})
@@ -278,8 +170,9 @@ func TestRootAndBadOptions(t *testing.T) {
 	}
 }
 
-// run runs the test app with Commands added, as its main would.
-func run(args ...string) (stdout, stderr string, err error) {
+// run runs the test app with Commands added, as its main would, and
+// returns its standard output and its error.
+func run(args ...string) (stdout string, err error) {
 	var newRoot func() *cli.Command
 	newRoot = func() *cli.Command {
 		root := newTestRoot()
@@ -287,47 +180,79 @@ func run(args ...string) (stdout, stderr string, err error) {
 		return root
 	}
 	root := newRoot()
-	var out, errOut bytes.Buffer
-	root.Writer, root.ErrWriter, root.Reader = &out, &errOut, strings.NewReader("")
+	var out bytes.Buffer
+	root.Writer, root.ErrWriter, root.Reader = &out, io.Discard, strings.NewReader("")
 	root.ExitErrHandler = func(context.Context, *cli.Command, error) {}
 	err = root.Run(context.Background(), append([]string{"demo"}, args...))
-	return out.String(), errOut.String(), err
+	return out.String(), err
 }
 
-func TestCommands(t *testing.T) {
+// TestConformance runs the tests all three adapters share, on this
+// adapter's apps.
+func TestConformance(t *testing.T) {
+	conformance.Run(t, conformance.Suite{
+		Demo:            func(t *testing.T) *mcp.Client { return connect(t, newTestRoot, testOptions) },
+		ShowTitle:       "print the parsed flags and arguments",
+		ShowDescription: "print the parsed flags and arguments\n\nPrints them as JSON.",
+		ShowSchema: map[string]string{
+			"name": `{"default":"anon","description":"who","type":"string"}`,
+			"loud": `{"type":"boolean"}`, "count": `{"default":1,"type":"integer"}`,
+			"small":   `{"maximum":127,"minimum":-128,"type":"integer"}`,
+			"level":   `{"minimum":0,"type":"integer"}`,
+			"byte":    `{"maximum":255,"minimum":0,"type":"integer"}`,
+			"ratio":   `{"type":"number"}`,
+			"ratio32": `{"default":0.5,"type":"number"}`,
+			"wait":    `{"default":"1s","description":"(a duration such as \"1m30s\")","pattern":"^(\\d+(\\.\\d*)?(ns|us|µs|ms|s|m|h))+$|^0$","type":"string"}`,
+			"tag":     `{"items":{"type":"string"},"type":"array"}`,
+			"num":     `{"items":{"type":"integer"},"type":"array"}`,
+			"color":   `{"default":true,"type":"boolean"}`,
+			"format":  `{"default":"text","description":"text or json","enum":["text","json"],"type":"string"}`,
+			"config":  `{"description":"config file","type":"string"}`,
+			"args":    `{"description":"Positional arguments, each one argument; never read as flags. Usage: [WORD...]","items":{"type":"string"},"type":"array"}`,
+		},
+		LeftOut: "hidden, timestamp, map and the parent's Local flags are left out",
+		OwnFlags: func(t *testing.T) *mcp.Client {
+			newRoot := func() *cli.Command {
+				return &cli.Command{Name: "demo", Flags: []cli.Flag{&cli.StringFlag{Name: "config"}}, Commands: []*cli.Command{{
+					Name: "run", SkipFlagParsing: true, Flags: []cli.Flag{&cli.BoolFlag{Name: "quiet"}},
+					Action: func(_ context.Context, cmd *cli.Command) error {
+						fmt.Fprintf(cmd.Root().Writer, "%q", cmd.Args().Slice())
+						return nil
+					},
+				}}}
+			}
+			return connect(t, newRoot, Options{Tools: []Tool{{Command: "run", ReadOnly: true}}})
+		},
+		Subcommands: func(t *testing.T) *mcp.Client {
+			newRoot := func() *cli.Command {
+				return &cli.Command{Name: "demo", Action: func(_ context.Context, cmd *cli.Command) error {
+					fmt.Fprintf(cmd.Root().Writer, "demo %q", cmd.Args().Slice())
+					return nil
+				}, Commands: []*cli.Command{{
+					Name:  "db",
+					Flags: []cli.Flag{&cli.BoolFlag{Name: "all"}},
+					Action: func(_ context.Context, cmd *cli.Command) error {
+						fmt.Fprintf(cmd.Root().Writer, "db %q", cmd.Args().Slice())
+						return nil
+					},
+					Commands: []*cli.Command{{Name: "drop", Aliases: []string{"rm"}, Action: func(_ context.Context, cmd *cli.Command) error {
+						fmt.Fprint(cmd.Root().Writer, "DROPPED")
+						return nil
+					}}},
+				}}}
+			}
+			return connect(t, newRoot, Options{Tools: []Tool{{Command: "db", ReadOnly: true}, {Command: "", ReadOnly: true}, {Command: "db drop"}}})
+		},
+		Main:        run,
+		HelpArgs:    [][]string{{"init", "--help"}, {"init", "-h"}},
+		UnknownFlag: "flag provided but not defined: --bogus",
+	})
 	var names []string
 	for _, c := range Commands(newTestRoot, testOptions) {
 		names = append(names, c.Name)
 	}
 	if !reflect.DeepEqual(names, []string{"mcp", "init", "remove", "doctor"}) {
 		t.Errorf("Commands: %v", names)
-	}
-	for _, args := range [][]string{{"init", "--help"}, {"init", "-h"}} {
-		out, _, err := run(args...)
-		if err != nil || !strings.Contains(out, "demo init - register this program") || !strings.Contains(out, "--allow-write") || !strings.Contains(out, "--dry-run") {
-			t.Errorf("%q: %v\n%s", args, err, out)
-		}
-	}
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"mcp", "extra"}, `mcp takes no arguments, got "extra"`},
-		{[]string{"mcp", "--transport", "sse"}, `unsupported --transport "sse": use "stdio" or "http"`},
-		{[]string{"mcp", "--listen", "127.0.0.1:0"}, `--listen needs --transport http`},
-		{[]string{"mcp", "--transport", "http", "--listen", "nonsense"}, `invalid --listen "nonsense"`},
-		{[]string{"mcp", "--bogus"}, `flag provided but not defined: --bogus`},
-		{[]string{"init", "--scope", "global"}, `--scope "global": want project, user or local`},
-	} {
-		_, _, err := run(tc.args...)
-		var ec cli.ExitCoder
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &ec) || ec.ExitCode() != 64 {
-			t.Errorf("%q: %v, want a usage error (64) saying %q", tc.args, err, tc.want)
-		}
-	}
-	out, _, err := run("mcp")
-	if err != nil || out != "" {
-		t.Errorf("mcp with no input: %v, %q", err, out)
 	}
 }
 
@@ -370,70 +295,6 @@ func TestMutuallyExclusiveFlags(t *testing.T) {
 		if got := res.Content[0].Text; res.IsError || got != tc.want {
 			t.Errorf("%v: isError %v, %q; want %q", tc.args, res.IsError, got, tc.want)
 		}
-	}
-}
-
-// TestArgumentNamingASubcommand: a positional argument that names a
-// subcommand of the tool's command is an argument, never that subcommand,
-// which is not the tool and may be a write-side one that is not served.
-func TestArgumentNamingASubcommand(t *testing.T) {
-	newRoot := func() *cli.Command {
-		return &cli.Command{Name: "demo", Action: func(_ context.Context, cmd *cli.Command) error {
-			fmt.Fprintf(cmd.Root().Writer, "demo %q", cmd.Args().Slice())
-			return nil
-		}, Commands: []*cli.Command{{
-			Name:  "db",
-			Flags: []cli.Flag{&cli.BoolFlag{Name: "all"}},
-			Action: func(_ context.Context, cmd *cli.Command) error {
-				fmt.Fprintf(cmd.Root().Writer, "db %q", cmd.Args().Slice())
-				return nil
-			},
-			Commands: []*cli.Command{{Name: "drop", Aliases: []string{"rm"}, Action: func(_ context.Context, cmd *cli.Command) error {
-				fmt.Fprint(cmd.Root().Writer, "DROPPED")
-				return nil
-			}}},
-		}}}
-	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "db", ReadOnly: true}, {Command: "", ReadOnly: true}, {Command: "db drop"}}})
-	for _, tc := range []struct {
-		tool string
-		args map[string]any
-		want string
-	}{
-		{"db", map[string]any{"args": []string{"drop"}}, `db ["drop"]`},
-		{"db", map[string]any{"all": true, "args": []string{"rm", "x"}}, `db ["rm" "x"]`},
-		{"demo", map[string]any{"args": []string{"db", "drop"}}, `demo ["db" "drop"]`},
-	} {
-		res := call(t, c, tc.tool, tc.args)
-		if got := res.Content[0].Text; res.IsError || got != tc.want {
-			t.Errorf("%s %v: isError %v, %q; want %q", tc.tool, tc.args, res.IsError, got, tc.want)
-		}
-	}
-}
-
-// TestCommandThatReadsItsOwnFlags: a command with SkipFlagParsing gets its
-// arguments as they are, with no "--" before them, and no flag inputs.
-func TestCommandThatReadsItsOwnFlags(t *testing.T) {
-	newRoot := func() *cli.Command {
-		return &cli.Command{Name: "demo", Flags: []cli.Flag{&cli.StringFlag{Name: "config"}}, Commands: []*cli.Command{{
-			Name: "run", SkipFlagParsing: true, Flags: []cli.Flag{&cli.BoolFlag{Name: "quiet"}},
-			Action: func(_ context.Context, cmd *cli.Command) error {
-				fmt.Fprintf(cmd.Root().Writer, "%q", cmd.Args().Slice())
-				return nil
-			},
-		}}}
-	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "run", ReadOnly: true}}})
-	tools, err := c.ListTools(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"additionalProperties":false,"properties":{"args":{"description":"Arguments, each one argument, given to the command as they are; it reads its own flags.","items":{"type":"string"},"type":"array"}},"type":"object"}`
-	if got := string(tools[0].InputSchema); got != want {
-		t.Errorf("schema\n %s\nwant\n %s", got, want)
-	}
-	if res := call(t, c, "run", map[string]any{"args": []string{"ls", "-l"}}); res.IsError || res.Content[0].Text != `["ls" "-l"]` {
-		t.Errorf("run ls -l: %+v", res.Content)
 	}
 }
 

@@ -6,15 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/spf13/cobra"
-
+	"github.com/mcpship/mcpship/internal/clitool/conformance"
 	"github.com/mcpship/mcpship/mcp"
+	"github.com/spf13/cobra"
 )
 
 // exitError is an error with an exit code, as an app might return.
@@ -132,71 +132,6 @@ func call(t *testing.T, c *mcp.Client, name string, args any) *mcp.CallToolResul
 	return res
 }
 
-func TestListAndSchema(t *testing.T) {
-	c := connect(t, newTestRoot, testOptions)
-	tools, err := c.ListTools(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range tools {
-		names = append(names, tl.Name)
-	}
-	if want := []string{"demo_show", "demo_fail", "demo_db_show_status"}; !reflect.DeepEqual(names, want) {
-		t.Fatalf("tools = %v, want %v (write-side wipe excluded; the alias st resolved)", names, want)
-	}
-	if tools[0].Title != "print the parsed flags and arguments" || tools[0].Description != "print the parsed flags and arguments\n\nPrints them as JSON." {
-		t.Errorf("title %q, description %q", tools[0].Title, tools[0].Description)
-	}
-	var s struct {
-		Properties map[string]map[string]any `json:"properties"`
-		Required   []string                  `json:"required"`
-	}
-	if err := json.Unmarshal(tools[0].InputSchema, &s); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{
-		"name": `{"default":"anon","description":"who","type":"string"}`,
-		"loud": `{"type":"boolean"}`, "count": `{"default":1,"type":"integer"}`,
-		"small":   `{"maximum":127,"minimum":-128,"type":"integer"}`,
-		"level":   `{"minimum":0,"type":"integer"}`,
-		"byte":    `{"maximum":255,"minimum":0,"type":"integer"}`,
-		"ratio":   `{"type":"number"}`,
-		"ratio32": `{"default":0.5,"type":"number"}`,
-		"wait":    `{"default":"1s","description":"(a duration such as \"1m30s\")","pattern":"^(\\d+(\\.\\d*)?(ns|us|µs|ms|s|m|h))+$|^0$","type":"string"}`,
-		"tag":     `{"items":{"type":"string"},"type":"array"}`,
-		"raw":     `{"items":{"type":"string"},"type":"array"}`,
-		"num":     `{"items":{"type":"integer"},"type":"array"}`,
-		"verbose": `{"minimum":0,"type":"integer"}`,
-		"bools":   `{"items":{"type":"boolean"},"type":"array"}`,
-		"addr":    `{"description":"an address","type":"string"}`,
-		"format":  `{"default":"text","description":"text or json","enum":["text","json"],"type":"string"}`,
-		"file":    `{"description":"(a path)","type":"string"}`,
-		"config":  `{"description":"config file","type":"string"}`,
-		"args":    `{"description":"Positional arguments, each one argument; never read as flags. Usage: [WORD...]","items":{"type":"string"},"type":"array"}`,
-	}
-	for name, w := range want {
-		got, _ := json.Marshal(s.Properties[name])
-		if string(got) != w {
-			t.Errorf("%s: %s\n want %s", name, got, w)
-		}
-	}
-	for name := range s.Properties {
-		if _, ok := want[name]; !ok {
-			t.Errorf("unexpected input %q (hidden, deprecated and help flags are left out)", name)
-		}
-	}
-	if err := json.Unmarshal(tools[1].InputSchema, &s); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(s.Required, []string{"code"}) {
-		t.Errorf("fail requires %v, want [code]", s.Required)
-	}
-	if !*tools[0].Annotations.ReadOnlyHint {
-		t.Error("show is not announced read-only")
-	}
-}
-
 func TestValuesArriveAsGiven(t *testing.T) {
 	c := connect(t, newTestRoot, testOptions)
 	res := call(t, c, "demo_show", map[string]any{
@@ -229,53 +164,6 @@ func TestValuesArriveAsGiven(t *testing.T) {
 	}
 }
 
-func TestConcurrentCallsAreIsolated(t *testing.T) {
-	c := connect(t, newTestRoot, testOptions)
-	var wg sync.WaitGroup
-	for i := range 40 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			name := fmt.Sprintf("n%d", i)
-			res, err := c.CallTool(context.Background(), "demo_show", map[string]any{"name": name, "count": i, "tag": []string{name}})
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			got, _ := res.StructuredContent.(map[string]any)
-			if got["name"] != name || got["count"] != fmt.Sprint(i) || fmt.Sprint(got["tag"]) != "["+name+"]" {
-				t.Errorf("call %d got %v", i, got)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-func TestExitCodes(t *testing.T) {
-	c := connect(t, newTestRoot, testOptions)
-	for _, tc := range []struct {
-		args    map[string]any
-		isError bool
-		want    []string
-	}{
-		{map[string]any{"code": 3}, false, []string{"partial output", "(exit status 3)"}},
-		{map[string]any{"code": 4}, true, []string{"demo fail exited with status 4: it failed", "partial output"}},
-		{map[string]any{"code": 1}, true, []string{"demo fail exited with status 1: plain failure"}},
-		{map[string]any{}, true, []string{`missing required property "code"`}},
-		{map[string]any{"code": 2, "bogus": 1}, true, []string{`unknown property "bogus"`}},
-	} {
-		res := call(t, c, "demo_fail", tc.args)
-		for _, w := range tc.want {
-			if res.IsError != tc.isError || !strings.Contains(res.Content[0].Text, w) {
-				t.Errorf("%v: isError %v, %q; want %v and %q", tc.args, res.IsError, res.Content[0].Text, tc.isError, w)
-			}
-		}
-	}
-	if res := call(t, c, "demo_db_show_status", nil); res.IsError || res.Content[0].Text != "up" {
-		t.Errorf("db show-status: %+v", res)
-	}
-}
-
 func TestRootAndBadOptions(t *testing.T) {
 	c := connect(t, newTestRoot, Options{Tools: []Tool{{Command: "", ReadOnly: true}}})
 	res := call(t, c, "demo", map[string]any{"depth": 5, "args": []string{"-x", "y"}})
@@ -296,8 +184,9 @@ func TestRootAndBadOptions(t *testing.T) {
 	}
 }
 
-// run runs the test app with Commands added, as its main would.
-func run(args ...string) (stdout, stderr string, err error) {
+// run runs the test app with Commands added, as its main would, and
+// returns its standard output and its error.
+func run(args ...string) (stdout string, err error) {
 	var newRoot func() *cobra.Command
 	newRoot = func() *cobra.Command {
 		root := newTestRoot()
@@ -305,50 +194,65 @@ func run(args ...string) (stdout, stderr string, err error) {
 		return root
 	}
 	root := newRoot()
-	var out, errOut bytes.Buffer
+	var out bytes.Buffer
 	root.SetArgs(args)
 	root.SetOut(&out)
-	root.SetErr(&errOut)
+	root.SetErr(io.Discard)
 	root.SetIn(strings.NewReader(""))
 	root.SilenceErrors, root.SilenceUsage = true, true
 	err = root.Execute()
-	return out.String(), errOut.String(), err
+	return out.String(), err
 }
 
-func TestCommands(t *testing.T) {
+// TestConformance runs the tests all three adapters share, on this
+// adapter's apps.
+func TestConformance(t *testing.T) {
+	conformance.Run(t, conformance.Suite{
+		Demo:            func(t *testing.T) *mcp.Client { return connect(t, newTestRoot, testOptions) },
+		ShowTitle:       "print the parsed flags and arguments",
+		ShowDescription: "print the parsed flags and arguments\n\nPrints them as JSON.",
+		ShowSchema: map[string]string{
+			"name": `{"default":"anon","description":"who","type":"string"}`,
+			"loud": `{"type":"boolean"}`, "count": `{"default":1,"type":"integer"}`,
+			"small":   `{"maximum":127,"minimum":-128,"type":"integer"}`,
+			"level":   `{"minimum":0,"type":"integer"}`,
+			"byte":    `{"maximum":255,"minimum":0,"type":"integer"}`,
+			"ratio":   `{"type":"number"}`,
+			"ratio32": `{"default":0.5,"type":"number"}`,
+			"wait":    `{"default":"1s","description":"(a duration such as \"1m30s\")","pattern":"^(\\d+(\\.\\d*)?(ns|us|µs|ms|s|m|h))+$|^0$","type":"string"}`,
+			"tag":     `{"items":{"type":"string"},"type":"array"}`,
+			"raw":     `{"items":{"type":"string"},"type":"array"}`,
+			"num":     `{"items":{"type":"integer"},"type":"array"}`,
+			"verbose": `{"minimum":0,"type":"integer"}`,
+			"bools":   `{"items":{"type":"boolean"},"type":"array"}`,
+			"addr":    `{"description":"an address","type":"string"}`,
+			"format":  `{"default":"text","description":"text or json","enum":["text","json"],"type":"string"}`,
+			"file":    `{"description":"(a path)","type":"string"}`,
+			"config":  `{"description":"config file","type":"string"}`,
+			"args":    `{"description":"Positional arguments, each one argument; never read as flags. Usage: [WORD...]","items":{"type":"string"},"type":"array"}`},
+		LeftOut: "hidden, deprecated and help flags are left out",
+		OwnFlags: func(t *testing.T) *mcp.Client {
+			newRoot := func() *cobra.Command {
+				root := &cobra.Command{Use: "demo"}
+				root.PersistentFlags().String("config", "", "")
+				run := &cobra.Command{Use: "run -- PROGRAM [ARG...]", DisableFlagParsing: true, Run: func(cmd *cobra.Command, args []string) { cmd.Printf("%q", args) }}
+				run.Flags().Bool("quiet", false, "")
+				root.AddCommand(run)
+				return root
+			}
+			return connect(t, newRoot, Options{Tools: []Tool{{Command: "run", ReadOnly: true}}})
+		},
+		OwnFlagsUsage: " Usage: -- PROGRAM [ARG...]",
+		Main:          run,
+		HelpArgs:      [][]string{{"init", "--help"}, {"help", "init"}},
+		UnknownFlag:   "unknown flag: --bogus",
+	})
 	var names []string
 	for _, c := range Commands(newTestRoot, testOptions) {
 		names = append(names, c.Name())
 	}
 	if !reflect.DeepEqual(names, []string{"mcp", "init", "remove", "doctor"}) {
 		t.Errorf("Commands: %v", names)
-	}
-	for _, args := range [][]string{{"init", "--help"}, {"help", "init"}} {
-		out, _, err := run(args...)
-		if err != nil || !strings.Contains(out, "demo init - register this program") || !strings.Contains(out, "--allow-write") || !strings.Contains(out, "--dry-run") {
-			t.Errorf("%q: %v\n%s", args, err, out)
-		}
-	}
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"mcp", "extra"}, `mcp takes no arguments, got "extra"`},
-		{[]string{"mcp", "--transport", "sse"}, `unsupported --transport "sse": use "stdio" or "http"`},
-		{[]string{"mcp", "--listen", "127.0.0.1:0"}, `--listen needs --transport http`},
-		{[]string{"mcp", "--transport", "http", "--listen", "nonsense"}, `invalid --listen "nonsense"`},
-		{[]string{"mcp", "--bogus"}, `unknown flag: --bogus`},
-		{[]string{"init", "--scope", "global"}, `--scope "global": want project, user or local`},
-	} {
-		_, _, err := run(tc.args...)
-		var ec interface{ ExitCode() int }
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &ec) || ec.ExitCode() != 64 {
-			t.Errorf("%q: %v, want a usage error (64) saying %q", tc.args, err, tc.want)
-		}
-	}
-	out, _, err := run("mcp")
-	if err != nil || out != "" {
-		t.Errorf("mcp with no input: %v, %q", err, out)
 	}
 }
 
@@ -481,31 +385,6 @@ func TestArgumentNamingASubcommand(t *testing.T) {
 	tools, err := c.ListTools(context.Background())
 	if err != nil || len(tools) != 2 || tools[1].Description != "" {
 		t.Fatalf("init's tool describes another command: %v", err)
-	}
-}
-
-// TestCommandThatReadsItsOwnFlags: a command with DisableFlagParsing gets
-// its arguments as they are, with no "--" before them, and no flag inputs.
-func TestCommandThatReadsItsOwnFlags(t *testing.T) {
-	newRoot := func() *cobra.Command {
-		root := &cobra.Command{Use: "demo"}
-		root.PersistentFlags().String("config", "", "")
-		run := &cobra.Command{Use: "run -- PROGRAM [ARG...]", DisableFlagParsing: true, Run: func(cmd *cobra.Command, args []string) { cmd.Printf("%q", args) }}
-		run.Flags().Bool("quiet", false, "")
-		root.AddCommand(run)
-		return root
-	}
-	c := connect(t, newRoot, Options{Tools: []Tool{{Command: "run", ReadOnly: true}}})
-	tools, err := c.ListTools(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"additionalProperties":false,"properties":{"args":{"description":"Arguments, each one argument, given to the command as they are; it reads its own flags. Usage: -- PROGRAM [ARG...]","items":{"type":"string"},"type":"array"}},"type":"object"}`
-	if got := string(tools[0].InputSchema); got != want {
-		t.Errorf("schema\n %s\nwant\n %s", got, want)
-	}
-	if res := call(t, c, "run", map[string]any{"args": []string{"ls", "-l"}}); res.IsError || res.Content[0].Text != `["ls" "-l"]` {
-		t.Errorf("run ls -l: %+v", res.Content)
 	}
 }
 
