@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpship/mcpship/internal/httpserve"
@@ -38,7 +40,7 @@ type Transport struct {
 	SessionKeyFile string        // --session-key-file
 	DrainTimeout   time.Duration // --drain-timeout; 0 for the default
 	DrainGrace     time.Duration // --drain-grace; 0 for the default
-	Stderr         io.Writer     // where the HTTP server says where it listens
+	Stderr         io.Writer     // where the HTTP server says where it listens, and serve what it leaves out
 }
 
 // Serve is the work of an app's "mcp" subcommand, once its flags are
@@ -69,6 +71,10 @@ func Serve(ctx context.Context, app App, version string, tools []Tool, opts Opti
 		return Usagef("unsupported --transport %q: use \"stdio\" or \"http\"", transport.Name)
 	}
 	opts.AllowWrite = opts.AllowWrite || allowWrite
+	if left := notReadOnly(tools); len(left) > 0 && !opts.AllowWrite && transport.Stderr != nil {
+		fmt.Fprintf(transport.Stderr, "%s mcp: not serving %s, not marked ReadOnly (they may change things); run %q to serve them too\n",
+			app.Name, strings.Join(left, ", "), app.Name+" mcp --allow-write")
+	}
 	// The whole output of the results cut to their budget is kept as
 	// resources of the session; removed when Serve returns.
 	opts.Outputs = spill.New(0, 0)
@@ -112,3 +118,18 @@ type usageError string
 
 func (e usageError) Error() string { return string(e) }
 func (usageError) ExitCode() int   { return 64 }
+
+// notReadOnly returns the commands of the tools not marked ReadOnly.
+func notReadOnly(tools []Tool) []string {
+	var out []string
+	for _, t := range tools {
+		if !t.ReadOnly {
+			name := t.Command
+			if name == "" {
+				name = "(root)"
+			}
+			out = append(out, strconv.Quote(name))
+		}
+	}
+	return out
+}
