@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 )
 
 // ErrConnectionClosed is the error, wrapped, that a [Client]'s calls return
@@ -37,20 +39,6 @@ type ClientOptions struct {
 	// line that is not a JSON-RPC message, as strict clients do; otherwise
 	// such lines are skipped.
 	Strict bool
-	// OnRequest, when set, answers the requests the server sends (but
-	// ping, which the client answers itself), each on a goroutine of its
-	// own, with ctx cancelled when the connection ends: its result, or its
-	// error (an [*Error] as it is). Without it they are answered with
-	// [CodeMethodNotFound].
-	OnRequest func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
-	// OnResponse, when set, is called on the client's reading goroutine
-	// with the context of a [Client.Call] as soon as the server's answer
-	// to it is read, before the server's next message: what
-	// OnNotification gets after it, the server sent after that answer. A
-	// caller that tells, by a value of the context, which of its calls a
-	// notification may belong to learns here, in the server's order, that
-	// one has ended. It is not called for a call whose context ended first.
-	OnResponse func(ctx context.Context)
 	// Logger, when set, gets a warning for each line the server writes
 	// that is not a JSON-RPC message and is skipped. Default: none.
 	Logger *slog.Logger
@@ -58,6 +46,11 @@ type ClientOptions struct {
 	// command to exit after closing its input, and again after SIGTERM,
 	// before killing it. Default 2s.
 	TerminateTimeout time.Duration
+
+	// onRequest and onResponse are mcpship's own hooks, which
+	// internal/mcpproxy sets (see mcpproxy.OnRequest and OnResponse).
+	onRequest  mcpproxy.OnRequest
+	onResponse mcpproxy.OnResponse
 }
 
 // Client talks to one MCP server over a pair of streams ([NewClient]), or
@@ -193,7 +186,7 @@ func (c *Client) readLoop(r io.Reader) {
 		}
 		if m.Method != "" {
 			switch {
-			case m.ID != nil && c.opts.OnRequest != nil && m.Method != "ping":
+			case m.ID != nil && c.opts.onRequest != nil && m.Method != "ping":
 				go c.serve(bytes.Clone(m.ID), m.Method, bytes.Clone(m.Params))
 			case m.ID != nil:
 				go c.answer(m.ID, m.Method)
@@ -211,8 +204,8 @@ func (c *Client) readLoop(r io.Reader) {
 		delete(c.pending, id)
 		c.mu.Unlock()
 		if pc != nil {
-			if c.opts.OnResponse != nil {
-				c.opts.OnResponse(pc.ctx)
+			if c.opts.onResponse != nil {
+				c.opts.onResponse(pc.ctx)
 			}
 			pc.ch <- &m
 		}
@@ -235,7 +228,7 @@ func (c *Client) readLoop(r io.Reader) {
 // called. Calls fail at once after that.
 func (c *Client) Done() <-chan struct{} { return c.done }
 
-// serve answers a request from the server with OnRequest.
+// serve answers a request from the server with onRequest.
 func (c *Client) serve(id json.RawMessage, method string, params json.RawMessage) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -246,7 +239,7 @@ func (c *Client) serve(id json.RawMessage, method string, params json.RawMessage
 		case <-ctx.Done():
 		}
 	}()
-	res, err := c.opts.OnRequest(ctx, method, params)
+	res, err := c.opts.onRequest(ctx, method, params)
 	r := &response{JSONRPC: "2.0", ID: ID{raw: string(id)}}
 	var e *Error
 	switch {
@@ -324,7 +317,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 }
 
 // pendingCall is a call awaiting its answer: where the answer goes, and
-// the call's context, for OnResponse.
+// the call's context, for onResponse.
 type pendingCall struct {
 	ch  chan *message
 	ctx context.Context

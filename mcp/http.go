@@ -841,8 +841,8 @@ func (h *HTTPHandler) sweep() {
 // end stops the session: nothing more is dispatched, running calls are
 // cancelled and its stream ends.
 func (hs *httpSession) end() {
-	if e, ok := hs.ss.srv.opts.Forward.(sessionEnder); ok && hs.id != "" {
-		defer e.EndSession(hs.id)
+	if p := hs.ss.srv.opts.proxy; p != nil && hs.id != "" {
+		defer p.EndSession(hs.id)
 	}
 	hs.resume.clear()
 	hs.ss.mu.Lock()

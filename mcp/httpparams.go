@@ -118,7 +118,7 @@ func (h *HTTPHandler) checkParams(ctx context.Context, hdr http.Header, body []b
 		return ""
 	}
 	var params []headerParam
-	if h.srv.opts.Forward != nil {
+	if h.srv.opts.proxy != nil {
 		params = h.srv.forwardedHeaders(ctx, hdr, name)
 	} else if rt, ok := h.srv.tool(name); ok {
 		params = rt.headers

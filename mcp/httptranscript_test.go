@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 )
 
 // An HTTP transcript is a golden exchange over the Streamable HTTP
@@ -40,7 +42,7 @@ import (
 // session-key, session-lifetime, replicas N (that many handlers of one
 // server each, sharing the options; a request line ending in @N goes to
 // the Nth, else to the first), sql-tool (see addSQLTool), resources
-// (testResources), forward (a notifyingForwarder) and forward-stdio (the
+// (testResources), forward (a notifyingProxy) and forward-stdio (the
 // server forwards to another one, which has what the other options give
 // it, over an in-process stdio connection, as the bridge forwards to a
 // child). A request line
@@ -53,7 +55,7 @@ type httpTranscript struct {
 	replicas  int
 	sqlTool   bool     // add the tool "sql", whose region is mirrored in Mcp-Param-Region
 	resources bool     // serve testResources
-	forward   bool     // serve a notifyingForwarder
+	forward   bool     // serve a notifyingProxy
 	stdio     bool     // forward to another test server, as the bridge does (forward-stdio)
 	header    []string // the lines before the first exchange
 	exchanges []httpExchange
@@ -81,10 +83,10 @@ func TestHTTPTranscripts(t *testing.T) {
 			if tr.resources {
 				opts.Resources = testResources{}
 			}
-			var fwd *notifyingForwarder
+			var fwd *notifyingProxy
 			if tr.forward {
-				fwd = &notifyingForwarder{}
-				opts.Forward = fwd
+				fwd = &notifyingProxy{}
+				opts.proxy = fwd
 			}
 			s := newTestServer(t, opts)
 			if fwd != nil {
@@ -94,7 +96,7 @@ func TestHTTPTranscripts(t *testing.T) {
 				addSQLTool(t, s)
 			}
 			if tr.stdio {
-				s = NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{Forward: newClientForwarder(t, s)})
+				s = NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{proxy: newClientProxy(t, s)})
 			}
 			var urls []string
 			var handlers []*HTTPHandler
@@ -347,15 +349,16 @@ func addSQLTool(t *testing.T, s *Server) {
 	}
 }
 
-// clientForwarder is a Forwarder that passes requests to another server,
+// clientProxy is a proxy that passes requests to another server,
 // in the legacy form, over an in-process stdio connection, as the bridge
 // passes them to a child.
-type clientForwarder struct {
+type clientProxy struct {
+	proxyBase
 	c    *Client
 	caps json.RawMessage
 }
 
-func newClientForwarder(t *testing.T, s *Server) *clientForwarder {
+func newClientProxy(t *testing.T, s *Server) *clientProxy {
 	c := s.Connect(context.Background(), nil)
 	t.Cleanup(func() { c.Close() })
 	var res struct {
@@ -365,12 +368,12 @@ func newClientForwarder(t *testing.T, s *Server) *clientForwarder {
 		"clientInfo": Implementation{Name: "forwarder", Version: "1"}}, &res); err != nil {
 		t.Fatal(err)
 	}
-	return &clientForwarder{c: c, caps: res.Capabilities}
+	return &clientProxy{c: c, caps: res.Capabilities}
 }
 
-func (f *clientForwarder) Capabilities() json.RawMessage { return f.caps }
+func (f *clientProxy) Capabilities() json.RawMessage { return f.caps }
 
-func (f *clientForwarder) Forward(ctx context.Context, r *ForwardRequest) (json.RawMessage, error) {
+func (f *clientProxy) Serve(ctx context.Context, r *mcpproxy.Request) (json.RawMessage, error) {
 	var res json.RawMessage
 	var params any
 	if r.Params != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 )
 
 // Revision 2026-07-28 has no GET stream and no resources/subscribe: a
@@ -92,18 +94,11 @@ func (ss *session) offered(want subscriptionFilter) subscriptionFilter {
 	return got
 }
 
-// listenForwarder is a [Forwarder] that is given each subscriptions/listen
-// whose acknowledged filter is not empty, to pass on the other server's
-// notifications that the filter admits with [ForwardRequest.Notify].
-type listenForwarder interface {
-	Listen(ctx context.Context, r *ForwardRequest) (stop func(), err error)
-}
-
 // listener is an open subscriptions/listen stream.
 type listener struct {
 	id     ID
 	filter subscriptionFilter // as acknowledged
-	queue  chan note          // what Notify and the Forwarder send, not yet written
+	queue  chan note          // what Notify and the proxy send, not yet written
 }
 
 // note is a notification waiting for a listener's stream.
@@ -176,10 +171,10 @@ func (ss *session) listen(id ID, params json.RawMessage, meta *requestMeta) {
 	req := &CallRequest{Name: "subscriptions/listen", ss: ss, to: ss.to, id: id, logLevel: levelOff}
 	c := &call{req: req, modern: true, listen: l}
 	c.ctx, c.cancel = context.WithCancel(ss.ctx)
-	var fr *ForwardRequest
-	if _, ok := ss.srv.opts.Forward.(listenForwarder); ok && !l.filter.empty() {
-		fr = &ForwardRequest{Method: "subscriptions/listen", Params: legacyParams(params), ModernParams: params, ProtocolVersion: meta.ProtocolVersion,
-			ClientCapabilities: meta.ClientCapabilities, Header: ss.header, ss: ss, to: ss.to, listen: l}
+	var fr *mcpproxy.Request
+	if ss.srv.opts.proxy != nil && !l.filter.empty() {
+		fr = &mcpproxy.Request{Method: "subscriptions/listen", Params: legacyParams(params), ModernParams: params, ProtocolVersion: meta.ProtocolVersion,
+			ClientCapabilities: meta.ClientCapabilities, Header: ss.header, Client: &proxyClient{ss: ss, to: ss.to, listen: l}}
 	}
 	ss.mu.Lock()
 	ss.inflight[id.key()] = c
@@ -189,12 +184,12 @@ func (ss *session) listen(id ID, params json.RawMessage, meta *requestMeta) {
 	go ss.runListen(c, fr)
 }
 
-// runListen serves a listen stream: the Forwarder's part, the
+// runListen serves a listen stream: the proxy's part, the
 // acknowledgement, then the notifications, until the client cancels it
 // (nothing more is sent) or the server ends it (over stdio with
 // notifications/cancelled, over HTTP with the request's result, which
 // closes the stream).
-func (ss *session) runListen(c *call, fr *ForwardRequest) {
+func (ss *session) runListen(c *call, fr *mcpproxy.Request) {
 	l, to := c.listen, c.req.to
 	defer func() {
 		ss.srv.removeListener(l)
@@ -206,15 +201,11 @@ func (ss *session) runListen(c *call, fr *ForwardRequest) {
 		ss.calls.Done()
 	}()
 	if fr != nil {
-		stop, err := ss.srv.opts.Forward.(listenForwarder).Listen(c.ctx, fr)
+		stop, err := ss.srv.opts.proxy.Listen(c.ctx, fr)
 		if stop != nil {
 			defer stop()
 		}
-		defer func() {
-			fr.mu.Lock()
-			fr.done = true
-			fr.mu.Unlock()
-		}()
+		defer fr.Client.(*proxyClient).end()
 		if err != nil {
 			ss.logEncoding(to.put(newResponse(c.req.id, nil, asError(err)), false))
 			return

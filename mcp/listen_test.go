@@ -12,25 +12,28 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 )
 
-// notifyingForwarder stands for another server that announces list
+// notifyingProxy stands for another server that announces list
 // changes and resource subscriptions (but no prompts). Its tool "notify"
 // sends the notification its arguments name: with Server.Notify, with
-// "via": "listen" through the ForwardRequest of every open listen, with
+// "via": "listen" through the request of every open listen, with
 // "via": "request" through the call's own. Its
 // tool "listens" tells how many listens it was given and not stopped.
-type notifyingForwarder struct {
+type notifyingProxy struct {
+	proxyBase
 	srv     *Server
 	mu      sync.Mutex
-	listens map[*ForwardRequest]bool
+	listens map[*mcpproxy.Request]bool
 }
 
-func (f *notifyingForwarder) Capabilities() json.RawMessage {
+func (f *notifyingProxy) Capabilities() json.RawMessage {
 	return json.RawMessage(`{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"logging":{}}`)
 }
 
-func (f *notifyingForwarder) Forward(ctx context.Context, r *ForwardRequest) (json.RawMessage, error) {
+func (f *notifyingProxy) Serve(ctx context.Context, r *mcpproxy.Request) (json.RawMessage, error) {
 	var p struct {
 		Name      string
 		Arguments struct {
@@ -55,16 +58,16 @@ func (f *notifyingForwarder) Forward(ctx context.Context, r *ForwardRequest) (js
 			l.Notify(p.Arguments.Method, p.Arguments.Params)
 		}
 	default:
-		f.srv.Notify("", p.Arguments.Method, p.Arguments.Params)
+		f.srv.Notify(p.Arguments.Method, p.Arguments.Params)
 	}
 	return json.Marshal(TextResult(text))
 }
 
-func (f *notifyingForwarder) Listen(ctx context.Context, r *ForwardRequest) (func(), error) {
+func (f *notifyingProxy) Listen(ctx context.Context, r *mcpproxy.Request) (func(), error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.listens == nil {
-		f.listens = map[*ForwardRequest]bool{}
+		f.listens = map[*mcpproxy.Request]bool{}
 	}
 	f.listens[r] = true
 	return func() {
@@ -106,8 +109,8 @@ func readUntil(t *testing.T, sc *bufio.Scanner, want string) {
 }
 
 // listening returns how many listen streams the server keeps and the
-// Forwarder was given and not stopped.
-func (f *notifyingForwarder) listening() (int, int) {
+// proxy was given and not stopped.
+func (f *notifyingProxy) listening() (int, int) {
 	f.srv.streams.mu.Lock()
 	kept := len(f.srv.streams.listeners)
 	f.srv.streams.mu.Unlock()
@@ -118,10 +121,10 @@ func (f *notifyingForwarder) listening() (int, int) {
 
 // TestListenHTTPKeepAliveAndGone keeps a listen stream alive with
 // comments while nothing happens, and lets go of it, at the server and
-// at the Forwarder, once its client goes away.
+// at the proxy, once its client goes away.
 func TestListenHTTPKeepAliveAndGone(t *testing.T) {
-	fwd := &notifyingForwarder{}
-	s := NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{Forward: fwd})
+	fwd := &notifyingProxy{}
+	s := NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{proxy: fwd})
 	fwd.srv = s
 	srv := httptest.NewServer(NewHTTPHandler(s, &HTTPOptions{KeepAlive: 20 * time.Millisecond}))
 	defer srv.Close()
@@ -131,7 +134,7 @@ func TestListenHTTPKeepAliveAndGone(t *testing.T) {
 	readUntil(t, sc, "notifications/subscriptions/acknowledged")
 	readUntil(t, sc, ": keep-alive")
 	if kept, given := fwd.listening(); kept != 1 || given != 1 {
-		t.Fatalf("while listening: the server keeps %d listens and the Forwarder has %d; want 1 and 1", kept, given)
+		t.Fatalf("while listening: the server keeps %d listens and the proxy has %d; want 1 and 1", kept, given)
 	}
 	cancel()
 	resp.Body.Close()
@@ -141,14 +144,14 @@ func TestListenHTTPKeepAliveAndGone(t *testing.T) {
 			return
 		}
 	}
-	t.Errorf("after the client went away: the server keeps %d listens and the Forwarder has %d; want none", kept, given)
+	t.Errorf("after the client went away: the server keeps %d listens and the proxy has %d; want none", kept, given)
 }
 
 // TestListenLimit refuses a listen past the server's limit with an error
 // that says so, and opens one again once a place is free.
 func TestListenLimit(t *testing.T) {
-	fwd := &notifyingForwarder{}
-	s := NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{Forward: fwd})
+	fwd := &notifyingProxy{}
+	s := NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{proxy: fwd})
 	fwd.srv = s
 	s.maxListens = 1
 	srv := httptest.NewServer(NewHTTPHandler(s, nil))

@@ -130,7 +130,7 @@ func methodOf(name string) (method, bool) {
 }
 
 // proxied reports whether the server's proxy serves m.
-func (ss *session) proxied(m method) bool { return ss.srv.opts.Forward != nil && !m.local }
+func (ss *session) proxied(m method) bool { return ss.srv.opts.proxy != nil && !m.local }
 
 // request dispatches a message with an id, by the method table: a
 // request whose _meta names a revision other than a legacy one is of the
@@ -260,7 +260,7 @@ type InitializeResult struct {
 }
 
 // initializeResult is InitializeResult as the server sends it, with the
-// capabilities of a Forwarder when it has one.
+// capabilities of a proxy when it has one.
 type initializeResult struct {
 	ProtocolVersion string         `json:"protocolVersion"`
 	Capabilities    any            `json:"capabilities"`

@@ -9,12 +9,6 @@ import (
 // slow to take them; past it, more are dropped.
 const streamBacklog = 64
 
-// sessionEnder is a [Forwarder] told when a legacy session ends, so that
-// it can let go of what it kept for it (subscriptions, a log level).
-type sessionEnder interface {
-	EndSession(id string)
-}
-
 // streams are the open GET streams of legacy HTTP sessions, by session
 // id, and the open subscriptions/listen streams of revision 2026-07-28.
 type streams struct {
@@ -43,18 +37,20 @@ func (s *Server) unlisten(session string, ch chan []byte) {
 }
 
 // Notify sends a notification that belongs to no request, such as
-// notifications/tools/list_changed. With session "" it goes on the GET
-// stream of every legacy HTTP session and on every subscriptions/listen
-// stream (revision 2026-07-28) whose acknowledged filter admits it: a
-// list change the client asked for, or notifications/resources/updated
-// for a resource it named (or one under it); other notifications, log
-// messages among them, go on no listen stream. With a session id it goes
-// only on that legacy session's GET stream. It reports whether a stream
-// took it: one that has fallen far behind does not. A [Forwarder] uses
-// it to pass on the other server's notifications; a Forwarder that also
-// has a method EndSession(id string) is told when a legacy session ends.
-func (s *Server) Notify(session, method string, params any) bool {
-	if method == "notifications/tools/list_changed" && s.opts.Forward != nil {
+// notifications/tools/list_changed. It goes on the GET stream of every
+// legacy HTTP session and on every subscriptions/listen stream (revision
+// 2026-07-28) whose acknowledged filter admits it: a list change the
+// client asked for, or notifications/resources/updated for a resource it
+// named (or one under it); other notifications, log messages among them,
+// go on no listen stream. It reports whether a stream took it: one that
+// has fallen far behind does not.
+func (s *Server) Notify(method string, params any) bool { return s.notify("", method, params) }
+
+// notify is Notify for one legacy HTTP session alone when session is not
+// "": a proxy passes on the other server's notifications with it
+// (internal/mcpproxy).
+func (s *Server) notify(session, method string, params any) bool {
+	if method == "notifications/tools/list_changed" && s.opts.proxy != nil {
 		s.toolsChanged()
 	}
 	raw, err := encodeParams(params)

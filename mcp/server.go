@@ -11,6 +11,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 )
 
 // Implementation names a program that speaks MCP: serverInfo in the
@@ -45,11 +47,6 @@ type ServerOptions struct {
 	// ShutdownTimeout bounds the same wait when Serve's context is
 	// cancelled, as on SIGTERM. Default 2s.
 	ShutdownTimeout time.Duration
-	// Forward, when set, makes the server a proxy for another MCP server:
-	// it announces that server's capabilities and passes it every request
-	// but initialize, ping and server/discover (see [Forwarder]); tools
-	// added to the server are not served. Default nil.
-	Forward Forwarder
 	// Logger receives the server's own diagnostics (never the protocol
 	// stream). Default: discard.
 	Logger *slog.Logger
@@ -57,6 +54,13 @@ type ServerOptions struct {
 	// find the server's resources, and the server announces the
 	// resources capability. Default nil: no resources, and no capability.
 	Resources ResourceSource
+
+	// proxy, when set (by mcpship's own packages, through
+	// internal/mcpproxy), makes the server a proxy for another MCP
+	// server: it announces that server's capabilities and passes it
+	// every request the method table does not keep local; tools added to
+	// the server are not served.
+	proxy mcpproxy.Proxy
 }
 
 // Server is an MCP server of tools. Register tools with [AddTool] or

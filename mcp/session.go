@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 )
 
 // session is the state of one MCP session: a connection served by Serve,
@@ -29,7 +31,7 @@ type session struct {
 
 	stateless bool        // every request must carry revision 2026-07-28's _meta
 	inputKey  []byte      // authenticates request states; nil for the server's own key
-	sid       string      // the legacy HTTP session's id, for a Forwarder
+	sid       string      // the legacy HTTP session's id, for a proxy
 	header    http.Header // the headers of the HTTP request being dispatched
 	maxCalls  int         // calls run at once; more wait in waiting
 
@@ -43,8 +45,8 @@ type session struct {
 	inflight map[idKey]*call              // tools/call not yet answered, by ID.key
 	asked    map[string]chan clientAnswer // requests sent to the client, by id
 	askSeq   int                          // the last of their ids
-	expected map[string]chan *message     // a Forwarder's requests to the client not yet answered, by id
-	sent     int64                        // a Forwarder's requests sent to the client
+	expected map[string]chan *message     // a proxy's requests to the client not yet answered, by id
+	sent     int64                        // a proxy's requests sent to the client
 	stopping bool                         // no more messages are dispatched
 	calls    sync.WaitGroup               // calls started and not finished
 	running  int                          // goroutines running calls, at most MaxConcurrentCalls
@@ -67,7 +69,7 @@ type session struct {
 // call is a tools/call that has not been answered.
 type call struct {
 	rt        *registeredTool
-	fwd       *ForwardRequest // a request for the Forwarder instead of a tool
+	fwd       *mcpproxy.Request // a request for the proxy instead of a tool
 	req       *CallRequest
 	modern    bool
 	batch     *batch // the batch it came in, if any
@@ -451,7 +453,7 @@ func (ss *session) dispatch(m *message) {
 		return
 	case m.Method == "" && (m.Result != nil || m.Error != nil):
 		ss.deliver(m.ID, m.Result, m.Error) // a response to a request of the server's: never answered
-		ss.response(m)                      // or of a Forwarder's
+		ss.response(m)                      // or of a proxy's
 		return
 	case m.Method == "":
 		ss.reply(id, nil, errorf(CodeInvalidRequest, `invalid request: "method" is missing`))

@@ -33,11 +33,11 @@ var update = flag.Bool("update", false, "rewrite the server lines of the golden 
 // lines that follow and end the session. The literal text {BIG:n} in a
 // client line stands for n bytes of 'x'. "option resources 1" gives the
 // server testResources, "option shape-tool 1" the tool of addShapeTool,
-// "option forward 1" a notifyingForwarder.
+// "option forward 1" a notifyingProxy.
 type transcript struct {
 	opts      ServerOptions
 	shapeTool bool // option shape-tool 1: addShapeTool
-	forward   bool // option forward 1: a notifyingForwarder
+	forward   bool // option forward 1: a notifyingProxy
 	steps     []step
 }
 
@@ -136,10 +136,10 @@ func runTranscript(t *testing.T, tr *transcript) [][]string {
 	t.Helper()
 	opts := tr.opts
 	opts.DrainTimeout = 5 * time.Second
-	var fwd *notifyingForwarder
+	var fwd *notifyingProxy
 	if tr.forward {
-		fwd = &notifyingForwarder{}
-		opts.Forward = fwd
+		fwd = &notifyingProxy{}
+		opts.proxy = fwd
 	}
 	srv := newTestServer(t, &opts)
 	if fwd != nil {

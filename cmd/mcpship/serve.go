@@ -144,12 +144,7 @@ func serveBridge(ctx context.Context, o serveOptions, logger *slog.Logger) error
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer b.Close()
-	opts := o.serverOptions(logger)
-	opts.Forward = b
-	info, instructions := b.Info()
-	opts.Instructions = instructions
-	srv := mcp.NewServer(info, opts)
-	b.Attach(srv)
+	srv := b.NewServer(*o.serverOptions(logger))
 	defer catchSignals()()
 	h := o.httpOptions(logger)
 	h.Health = b.Health

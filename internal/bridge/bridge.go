@@ -1,6 +1,6 @@
 // Package bridge serves a stdio MCP server command to HTTP clients: it
 // starts the command, initialises it once, and forwards the requests of
-// an [mcp.Server] to it (as its [mcp.Forwarder]), so that
+// an [mcp.Server] to it (as its proxy, internal/mcpproxy), so that
 // [mcp.HTTPHandler] serves it in both eras with its safety defaults and
 // sessions. A child that exits is started again with backoff; while it is
 // down, requests fail at once. Request ids are the bridge's own on the
@@ -28,6 +28,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 	"github.com/mcpship/mcpship/internal/procgroup"
 	"github.com/mcpship/mcpship/mcp"
 )
@@ -89,8 +90,8 @@ type Options struct {
 	Stderr io.Writer
 }
 
-// Bridge runs the children of one server command; it is the
-// [mcp.Forwarder] of the [mcp.Server] that serves them.
+// Bridge runs the children of one server command; it is the proxy
+// (internal/mcpproxy) of the [mcp.Server] that serves them.
 type Bridge struct {
 	opts Options
 	log  *slog.Logger
@@ -105,7 +106,7 @@ type Bridge struct {
 	sweeper  *time.Ticker
 	stop     chan struct{}
 
-	srv       atomic.Pointer[mcp.Server] // see Attach
+	srv       atomic.Pointer[mcp.Server] // see NewServer
 	smu       sync.Mutex
 	sessions  map[string]*sessionState      // legacy sessions, by id
 	listeners map[*child]map[*listener]bool // 2026-07-28 listens, by the child they listen to
@@ -197,7 +198,7 @@ func (b *Bridge) Info() (mcp.Implementation, string) {
 	return r.ServerInfo, r.Instructions
 }
 
-// Capabilities implements [mcp.Forwarder]: the child's, as it announced
+// Capabilities implements [mcpproxy.Proxy]: the child's, as it announced
 // them (its notifications reach the sessions that they concern).
 func (b *Bridge) Capabilities() json.RawMessage { return b.caps }
 
@@ -212,10 +213,10 @@ func capabilities(res json.RawMessage) json.RawMessage {
 	return r.Capabilities
 }
 
-// Forward implements [mcp.Forwarder]: it sends the request to the child
+// Serve implements [mcpproxy.Proxy]: it sends the request to the child
 // that serves it, starting that child when it runs none, within
 // CallTimeout.
-func (b *Bridge) Forward(ctx context.Context, r *mcp.ForwardRequest) (json.RawMessage, error) {
+func (b *Bridge) Serve(ctx context.Context, r *mcpproxy.Request) (json.RawMessage, error) {
 	if b.asks(r) {
 		return b.forwardAsking(ctx, r)
 	}
@@ -331,7 +332,7 @@ func (b *Bridge) envFor(h http.Header) []string {
 
 // childFor returns the child that serves r and a function to call when
 // the request is done with it.
-func (b *Bridge) childFor(r *mcp.ForwardRequest) (*child, func(), error) {
+func (b *Bridge) childFor(r *mcpproxy.Request) (*child, func(), error) {
 	env := b.envFor(r.Header)
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -501,13 +502,13 @@ func (b *Bridge) launch(c *child) (*proc, json.RawMessage, error) {
 	stderr := &tail{max: 2 << 10, w: b.opts.Stderr}
 	cmd.Stderr = stderr
 	procgroup.Set(cmd)
-	cl, err := mcp.StartCommand(cmd, &mcp.ClientOptions{
+	opts := &mcp.ClientOptions{
 		Info:           mcp.Implementation{Name: "mcpship-bridge", Version: "1"},
 		OnNotification: c.notification,
-		OnRequest:      c.request,
-		OnResponse:     c.answered,
 		Logger:         b.log.With("command", name),
-	})
+	}
+	withClientHooks(opts, c.request, c.answered)
+	cl, err := mcp.StartCommand(cmd, opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot start the server command %q: %v", name, unwrapExec(err))
 	}

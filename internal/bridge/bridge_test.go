@@ -24,7 +24,7 @@ import (
 )
 
 // The tests serve a bridge over HTTP as mcpship serve does (mcp.Server
-// with the bridge as its Forwarder, mcp.HTTPHandler) and talk to it with
+// with the bridge as its proxy, mcp.HTTPHandler) and talk to it with
 // plain requests of both eras; its children are this test binary serving
 // as a stdio server (child_test.go). Linux only: they look for the
 // children's processes in /proc.
@@ -74,9 +74,7 @@ func startErr(t *testing.T, opts Options) (*served, error) {
 		return s, err
 	}
 	s.b = b
-	info, instructions := b.Info()
-	srv := mcp.NewServer(info, &mcp.ServerOptions{Instructions: instructions, Forward: b})
-	b.Attach(srv)
+	srv := b.NewServer(mcp.ServerOptions{})
 	ts := httptest.NewServer(mcp.NewHTTPHandler(srv, &mcp.HTTPOptions{}))
 	s.url = ts.URL
 	t.Cleanup(func() {

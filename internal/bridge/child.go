@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 	"github.com/mcpship/mcpship/internal/procgroup"
 	"github.com/mcpship/mcpship/mcp"
 )
@@ -49,8 +50,8 @@ type child struct {
 	caps json.RawMessage
 
 	activeMu sync.Mutex
-	active   []*mcp.ForwardRequest // requests the child is answering
-	asking   *pendingCall          // the call of a 2026-07-28 client it answers alone, if any
+	active   []*mcpproxy.Request // requests the child is answering
+	asking   *pendingCall        // the call of a 2026-07-28 client it answers alone, if any
 
 	tokens   sync.Map // progress token sent to the child → *progressReq
 	nextTick atomic.Int64
@@ -67,7 +68,7 @@ type proc struct {
 
 // progressReq is a request whose client asked for progress.
 type progressReq struct {
-	r     *mcp.ForwardRequest
+	r     *mcpproxy.Request
 	token json.RawMessage // the client's own token
 }
 
@@ -251,7 +252,7 @@ func stopProc(cl *proc) {
 // progress returns the request's params with its progress token, if it
 // has one, replaced by one of the bridge's own, unique on this child,
 // and that token.
-func (c *child) progress(r *mcp.ForwardRequest, params json.RawMessage) (json.RawMessage, string) {
+func (c *child) progress(r *mcpproxy.Request, params json.RawMessage) (json.RawMessage, string) {
 	var p map[string]json.RawMessage
 	if len(params) == 0 || json.Unmarshal(params, &p) != nil {
 		return params, ""
@@ -306,7 +307,7 @@ type callKey struct{}
 // call is a request forwarded to the child, with the progress token it
 // was given there, if any.
 type call struct {
-	r     *mcp.ForwardRequest
+	r     *mcpproxy.Request
 	token string
 }
 
@@ -324,15 +325,15 @@ func (c *child) answered(ctx context.Context) {
 	}
 }
 
-func (c *child) enter(r *mcp.ForwardRequest) {
+func (c *child) enter(r *mcpproxy.Request) {
 	c.activeMu.Lock()
 	c.active = append(c.active, r)
 	c.activeMu.Unlock()
 }
 
-func (c *child) leave(r *mcp.ForwardRequest) {
+func (c *child) leave(r *mcpproxy.Request) {
 	c.activeMu.Lock()
-	c.active = slices.DeleteFunc(c.active, func(a *mcp.ForwardRequest) bool { return a == r })
+	c.active = slices.DeleteFunc(c.active, func(a *mcpproxy.Request) bool { return a == r })
 	c.activeMu.Unlock()
 }
 
@@ -346,7 +347,7 @@ func (c *child) request(ctx context.Context, method string, params json.RawMessa
 		c.activeMu.Unlock()
 		return pc.ask(ctx, method, params)
 	}
-	var r *mcp.ForwardRequest
+	var r *mcpproxy.Request
 	if n := len(c.active); n > 0 && c.caps != nil {
 		r = c.active[n-1]
 	}

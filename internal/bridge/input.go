@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -68,14 +69,14 @@ type childAsk struct {
 // asks reports whether r goes to a pending call: a request of revision
 // 2026-07-28 that an InputRequiredResult may answer, from a client that
 // can give input, to a command that speaks only the legacy revisions.
-func (b *Bridge) asks(r *mcp.ForwardRequest) bool {
+func (b *Bridge) asks(r *mcpproxy.Request) bool {
 	return !b.modern && r.ModernParams != nil && inputMethods[r.Method] && relayed(r.ClientCapabilities, true) != nil
 }
 
 // forwardAsking serves a request that goes to a pending call: a retry
 // (with a requestState) answers the child's requests of the round before,
 // a first request starts the call.
-func (b *Bridge) forwardAsking(ctx context.Context, r *mcp.ForwardRequest) (json.RawMessage, error) {
+func (b *Bridge) forwardAsking(ctx context.Context, r *mcpproxy.Request) (json.RawMessage, error) {
 	var p struct {
 		Name           string          `json:"name"`
 		URI            string          `json:"uri"`
@@ -125,7 +126,7 @@ func inputResponses(raw json.RawMessage) (map[string]json.RawMessage, error) {
 
 // startPending starts r's call on a child of its own, started with the
 // client's capabilities, and returns it as a pending call.
-func (b *Bridge) startPending(r *mcp.ForwardRequest, bind string) (*pendingCall, error) {
+func (b *Bridge) startPending(r *mcpproxy.Request, bind string) (*pendingCall, error) {
 	caps := relayed(r.ClientCapabilities, true)
 	env := b.envFor(r.Header)
 	b.mu.Lock()

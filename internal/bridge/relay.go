@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -27,12 +28,7 @@ type sessionState struct {
 	children map[*child]bool
 }
 
-// Attach gives the bridge the server that serves it, whose
-// [mcp.Server.Notify] carries the children's notifications that belong
-// to no request to the sessions' GET streams.
-func (b *Bridge) Attach(s *mcp.Server) { b.srv.Store(s) }
-
-// EndSession lets go of what the bridge kept for a legacy session that
+// EndSession implements [mcpproxy.Proxy]: it lets go of what the bridge kept for a legacy session that
 // ended: its subscriptions, which are cancelled at a shared child that
 // no other session needs them from, and its log level.
 func (b *Bridge) EndSession(id string) {
@@ -128,7 +124,7 @@ func (b *Bridge) childLevel(c *child) (string, bool) {
 // keeps per session: logging/setLevel and resources/(un)subscribe. It
 // reports false for the others, and for a child of one session, which
 // gets them as they are.
-func (b *Bridge) local(ctx context.Context, c *child, cl *proc, r *mcp.ForwardRequest) (json.RawMessage, bool, error) {
+func (b *Bridge) local(ctx context.Context, c *child, cl *proc, r *mcpproxy.Request) (json.RawMessage, bool, error) {
 	switch r.Method {
 	case "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
 	default:
@@ -265,12 +261,12 @@ func (c *child) relay(method string, params json.RawMessage) {
 	switch {
 	case strings.HasSuffix(method, "/list_changed"):
 		for _, s := range b.served(c, func(*sessionState) bool { return true }) {
-			srv.Notify(s, method, params)
+			notifySession(srv, s, method, params)
 		}
 		b.toListeners(c, method, params)
 	case method == "notifications/resources/updated":
 		for _, s := range b.served(c, func(st *sessionState) bool { return st.subs[p.URI] }) {
-			srv.Notify(s, method, params)
+			notifySession(srv, s, method, params)
 		}
 		b.toListeners(c, method, params)
 	case method == "notifications/message":
@@ -297,7 +293,7 @@ func (c *child) relay(method string, params json.RawMessage) {
 			admits = func(st *sessionState) bool { return st.level == noLevel || rank >= st.level }
 		}
 		for _, s := range b.served(c, admits) {
-			srv.Notify(s, method, params)
+			notifySession(srv, s, method, params)
 		}
 	default:
 		b.log.Debug("notification from the server command not passed on", "method", method)
@@ -322,7 +318,7 @@ func (b *Bridge) served(c *child, keep func(*sessionState) bool) []string {
 // one legacy session, or the only one, of revision 2026-07-28 (stateless,
 // so no other request's). Otherwise nil: the message belongs to no one
 // request.
-func (c *child) requestOf() *mcp.ForwardRequest {
+func (c *child) requestOf() *mcpproxy.Request {
 	c.activeMu.Lock()
 	defer c.activeMu.Unlock()
 	n := len(c.active)
@@ -345,16 +341,16 @@ func (c *child) requestOf() *mcp.ForwardRequest {
 // serves: its list changes and the updates of its resources go to it,
 // and mcp passes on those that the listen's filter admits.
 type listener struct {
-	r    *mcp.ForwardRequest
+	r    *mcpproxy.Request
 	uris map[string]bool // the resources it subscribed the child to
 }
 
-// Listen implements the listening part of [mcp.Forwarder]: the child that
+// Listen implements [mcpproxy.Proxy]: the child that
 // serves the request's headers is kept running while the listen lasts,
 // subscribed once to each resource the listen names that no session or
 // other listen of it holds, and unsubscribed from those that no one holds
 // any more when the listen ends (stop).
-func (b *Bridge) Listen(ctx context.Context, r *mcp.ForwardRequest) (func(), error) {
+func (b *Bridge) Listen(ctx context.Context, r *mcpproxy.Request) (func(), error) {
 	var p struct {
 		Notifications struct {
 			ResourceSubscriptions []string `json:"resourceSubscriptions"`
@@ -437,7 +433,7 @@ func canSubscribe(caps json.RawMessage) bool {
 // sends it on those whose filter admits it.
 func (b *Bridge) toListeners(c *child, method string, params json.RawMessage) {
 	b.smu.Lock()
-	var rs []*mcp.ForwardRequest
+	var rs []*mcpproxy.Request
 	for l := range b.listeners[c] {
 		rs = append(rs, l.r)
 	}

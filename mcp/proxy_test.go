@@ -8,15 +8,24 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 )
 
-// recorder is a Forwarder that answers with the request it got, and asks
+// recorder is a proxy that answers with the request it got, and asks
 // the client for a sample first when the method is "ask".
-type recorder struct{}
+type recorder struct{ proxyBase }
+
+// proxyBase gives a test proxy the Listen and EndSession of one that
+// keeps nothing for a listen or a session.
+type proxyBase struct{}
+
+func (proxyBase) Listen(context.Context, *mcpproxy.Request) (func(), error) { return nil, nil }
+func (proxyBase) EndSession(string)                                         {}
 
 func (recorder) Capabilities() json.RawMessage { return json.RawMessage(`{"tools":{},"prompts":{}}`) }
 
-func (recorder) Forward(ctx context.Context, r *ForwardRequest) (json.RawMessage, error) {
+func (recorder) Serve(ctx context.Context, r *mcpproxy.Request) (json.RawMessage, error) {
 	if r.Method == "ask" {
 		return r.Request(ctx, "sampling/createMessage", json.RawMessage(`{"messages":[]}`))
 	}
@@ -24,11 +33,11 @@ func (recorder) Forward(ctx context.Context, r *ForwardRequest) (json.RawMessage
 }
 
 // TestForwardModern checks what a 2026-07-28 request becomes on its way
-// to a Forwarder and back: its _meta keys of that revision are taken out,
+// to a proxy and back: its _meta keys of that revision are taken out,
 // and the result gets resultType, the server's info and, on a list, a
 // ttlMs and a private cacheScope.
 func TestForwardModern(t *testing.T) {
-	s := NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{Forward: recorder{}})
+	s := NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{proxy: recorder{}})
 	srv := httptest.NewServer(NewHTTPHandler(s, nil))
 	defer srv.Close()
 	body := `{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{"cursor":"c","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":7}}}`
@@ -61,13 +70,13 @@ func TestForwardModern(t *testing.T) {
 	}
 }
 
-// TestForwardRequestToClient relays a Forwarder's request to a stdio
+// TestForwardRequestToClient relays a proxy's request to a stdio
 // client and its answer back.
 func TestForwardRequestToClient(t *testing.T) {
-	s := NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{Forward: recorder{}})
+	s := NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{proxy: recorder{}})
 	ctx := context.Background()
 	var asked string
-	c := s.Connect(ctx, &ClientOptions{OnRequest: func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	c := s.Connect(ctx, &ClientOptions{onRequest: func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		asked = method + " " + string(params)
 		return json.RawMessage(`{"role":"assistant","content":{"type":"text","text":"sampled"}}`), nil
 	}})
@@ -84,20 +93,21 @@ func TestForwardRequestToClient(t *testing.T) {
 	}
 }
 
-// headerForwarder is a Forwarder with one tool, "sql", whose region it
+// headerProxy is a proxy with one tool, "sql", whose region it
 // mirrors into Mcp-Param-Region (after a list change, into
 // Mcp-Param-Zone); it counts the tools/list requests it gets.
-type headerForwarder struct {
+type headerProxy struct {
+	proxyBase
 	mu      sync.Mutex
 	lists   int
 	changed bool
 }
 
-func (*headerForwarder) Capabilities() json.RawMessage {
+func (*headerProxy) Capabilities() json.RawMessage {
 	return json.RawMessage(`{"tools":{"listChanged":true}}`)
 }
 
-func (f *headerForwarder) Forward(_ context.Context, r *ForwardRequest) (json.RawMessage, error) {
+func (f *headerProxy) Serve(_ context.Context, r *mcpproxy.Request) (json.RawMessage, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch r.Method {
@@ -116,12 +126,12 @@ func (f *headerForwarder) Forward(_ context.Context, r *ForwardRequest) (json.Ra
 
 // TestForwardParamHeaders checks the Mcp-Param headers of a 2026-07-28
 // call of a forwarded tool against that tool's input schema, as the
-// Forwarder lists it: a header that does not match its argument is
+// proxy lists it: a header that does not match its argument is
 // refused with 400 and -32020 before the call is forwarded, and a list
 // change is followed.
 func TestForwardParamHeaders(t *testing.T) {
-	f := &headerForwarder{}
-	s := NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{Forward: f})
+	f := &headerProxy{}
+	s := NewServer(Implementation{Name: "front", Version: "1"}, &ServerOptions{proxy: f})
 	srv := httptest.NewServer(NewHTTPHandler(s, nil))
 	defer srv.Close()
 	call := func(hdr map[string]string) (int, string) {
@@ -139,13 +149,13 @@ func TestForwardParamHeaders(t *testing.T) {
 		}
 	}
 	if f.lists != 1 {
-		t.Errorf("the Forwarder was asked for its tools %d times, want once", f.lists)
+		t.Errorf("the proxy was asked for its tools %d times, want once", f.lists)
 	}
 	// The tool now mirrors region into Mcp-Param-Zone.
 	f.mu.Lock()
 	f.changed = true
 	f.mu.Unlock()
-	s.Notify("", "notifications/tools/list_changed", nil)
+	s.Notify("notifications/tools/list_changed", nil)
 	if status, got := call(map[string]string{"Mcp-Param-Region": "eu-west"}); status != 400 || !strings.Contains(got, "Mcp-Param-Zone") {
 		t.Errorf("after the list change, the old header: %d %s, want 400 naming Mcp-Param-Zone", status, got)
 	}

@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log"
+	"testing"
 
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -14,7 +15,7 @@ type upstream struct{ c *mcp.Client }
 
 func (u upstream) Capabilities() json.RawMessage { return json.RawMessage(`{"tools":{}}`) }
 
-func (u upstream) Forward(ctx context.Context, r *mcp.ForwardRequest) (json.RawMessage, error) {
+func (u upstream) Serve(ctx context.Context, r *mcpproxy.Request) (json.RawMessage, error) {
 	var res json.RawMessage
 	var params any
 	if len(r.Params) > 0 {
@@ -24,10 +25,14 @@ func (u upstream) Forward(ctx context.Context, r *mcp.ForwardRequest) (json.RawM
 	return res, err
 }
 
-// A proxy: the front server answers the handshake and forwards the rest
-// to the backend, as mcpship serve --transport http -- COMMAND does with
-// a server command.
-func ExampleForwarder() {
+func (u upstream) Listen(context.Context, *mcpproxy.Request) (func(), error) { return nil, nil }
+func (u upstream) EndSession(string)                                         {}
+
+// TestProxyHook makes a server a proxy through the hook that mcpship's
+// own packages use: the front server answers the handshake and forwards
+// the rest to the backend, as mcpship serve --transport http -- COMMAND
+// does with a server command.
+func TestProxyHook(t *testing.T) {
 	backend := mcp.NewServer(mcp.Implementation{Name: "backend", Version: "1.0.0"}, nil)
 	err := backend.AddTool(mcp.Tool{
 		Name:        "greet",
@@ -40,26 +45,29 @@ func ExampleForwarder() {
 		return mcp.TextResult("Hello, " + in.Name), nil
 	})
 	if err != nil {
-		log.Fatal(err)
+		t.Fatal(err)
 	}
 	ctx := context.Background()
 	bc := backend.Connect(ctx, nil)
 	defer bc.Close()
 	if _, err := bc.Initialize(ctx, ""); err != nil {
-		log.Fatal(err)
+		t.Fatal(err)
 	}
 
-	front := mcp.NewServer(mcp.Implementation{Name: "front", Version: "1.0.0"}, &mcp.ServerOptions{Forward: upstream{bc}})
+	opts := &mcp.ServerOptions{}
+	mcpproxy.WithProxy.(func(*mcp.ServerOptions, mcpproxy.Proxy))(opts, upstream{bc})
+	front := mcp.NewServer(mcp.Implementation{Name: "front", Version: "1.0.0"}, opts)
 	c := front.Connect(ctx, nil)
 	defer c.Close()
 	init, err := c.Initialize(ctx, "")
 	if err != nil {
-		log.Fatal(err)
+		t.Fatal(err)
 	}
 	res, err := c.CallTool(ctx, "greet", map[string]any{"name": "Ada"})
 	if err != nil {
-		log.Fatal(err)
+		t.Fatal(err)
 	}
-	fmt.Println(init.ServerInfo.Name, res.Content[0].Text)
-	// Output: front Hello, Ada
+	if got := fmt.Sprintln(init.ServerInfo.Name, res.Content[0].Text); got != "front Hello, Ada\n" {
+		t.Errorf("got %q, want %q", got, "front Hello, Ada\n")
+	}
 }
