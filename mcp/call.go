@@ -42,7 +42,7 @@ type CallRequest struct {
 
 	ss            *session
 	to            sink // where its reply and notifications go
-	id            ID
+	id            msgID
 	progressToken json.RawMessage
 	logLevel      int32 // lowest level sent as notifications/message; levelOff for none
 
@@ -128,7 +128,7 @@ type callParams struct {
 }
 
 // callTool starts a tools/call; meta is nil for a legacy request.
-func (ss *session) callTool(id ID, params json.RawMessage, meta *requestMeta) {
+func (ss *session) callTool(id msgID, params json.RawMessage, meta *requestMeta) {
 	var p callParams
 	if len(params) == 0 {
 		ss.reply(id, nil, errorf(CodeInvalidParams, `invalid params: tools/call needs params with the tool's "name"`))

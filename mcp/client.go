@@ -240,7 +240,7 @@ func (c *Client) serve(id json.RawMessage, method string, params json.RawMessage
 		}
 	}()
 	res, err := c.opts.onRequest(ctx, method, params)
-	r := &response{JSONRPC: "2.0", ID: ID{raw: string(id)}}
+	r := &response{JSONRPC: "2.0", ID: msgID{raw: string(id)}}
 	var e *Error
 	switch {
 	case errors.As(err, &e):
@@ -260,7 +260,7 @@ func (c *Client) serve(id json.RawMessage, method string, params json.RawMessage
 // the client declares no capabilities (roots, sampling, elicitation). A
 // server that waits for an answer is not left waiting.
 func (c *Client) answer(id json.RawMessage, method string) {
-	r := &response{JSONRPC: "2.0", ID: ID{raw: string(id)}}
+	r := &response{JSONRPC: "2.0", ID: msgID{raw: string(id)}}
 	if method == "ping" {
 		r.Result = struct{}{}
 	} else {

@@ -48,7 +48,7 @@ func FuzzServe(f *testing.F) {
 		for _, line := range strings.Split(input, "\n") {
 			for _, m := range messages([]byte(strings.TrimPrefix(strings.TrimSpace(line), "\uFEFF"))) {
 				if m.ID != nil {
-					sent[ID{raw: string(m.ID)}.key()]++
+					sent[msgID{raw: string(m.ID)}.key()]++
 				}
 			}
 		}
@@ -71,7 +71,7 @@ func FuzzServe(f *testing.F) {
 				if m.Method != nil || string(m.ID) == "null" {
 					continue
 				}
-				k := ID{raw: string(m.ID)}.key()
+				k := msgID{raw: string(m.ID)}.key()
 				answered[k]++
 				if answered[k] > sent[k] {
 					t.Fatalf("id %s answered %d times, sent %d times", m.ID, answered[k], sent[k])

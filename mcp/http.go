@@ -309,9 +309,9 @@ type probe struct {
 }
 
 // id returns the message's id if it is a legal one, else the null id.
-func (p *probe) id() ID {
+func (p *probe) id() msgID {
 	if validID(p.ID) {
-		return ID{raw: string(p.ID)}
+		return msgID{raw: string(p.ID)}
 	}
 	return nullID
 }
@@ -726,7 +726,7 @@ func (h *HTTPHandler) discard(hs *httpSession) { hs.ss.cancel() }
 // a SessionKey, one that sid carries (minted here or by another replica),
 // which is kept from then on. Otherwise it answers (404, or 503 when
 // every place is in use) and returns nil; reqID is the id to answer.
-func (h *HTTPHandler) use(w http.ResponseWriter, reqID ID, sid string) *httpSession {
+func (h *HTTPHandler) use(w http.ResponseWriter, reqID msgID, sid string) *httpSession {
 	// Under the read lock, so that sweep, which holds the write lock, sees
 	// every session in use as such.
 	h.mu.RLock()
@@ -1032,7 +1032,7 @@ func startStream(w http.ResponseWriter) {
 }
 
 // writeError answers with a JSON-RPC error.
-func writeError(w http.ResponseWriter, status int, id ID, code int, msg string) {
+func writeError(w http.ResponseWriter, status int, id msgID, code int, msg string) {
 	writeJSON(w, status, newResponse(id, nil, &Error{Code: code, Message: msg}))
 }
 

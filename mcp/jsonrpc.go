@@ -49,21 +49,21 @@ func errorf(code int, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// ID is a JSON-RPC request id as it appeared on the wire: a JSON string or
-// integer, kept verbatim so that the reply echoes it exactly. The zero ID
+// msgID is a JSON-RPC request id as it appeared on the wire: a JSON string or
+// integer, kept verbatim so that the reply echoes it exactly. The zero id
 // is absent.
-type ID struct{ raw string }
+type msgID struct{ raw string }
 
-var nullID = ID{raw: "null"}
+var nullID = msgID{raw: "null"}
 
 // IsZero reports whether the id is absent (a notification).
-func (id ID) IsZero() bool { return id.raw == "" }
+func (id msgID) IsZero() bool { return id.raw == "" }
 
 // String returns the id as JSON text.
-func (id ID) String() string { return id.raw }
+func (id msgID) String() string { return id.raw }
 
 // MarshalJSON implements [json.Marshaler].
-func (id ID) MarshalJSON() ([]byte, error) {
+func (id msgID) MarshalJSON() ([]byte, error) {
 	if id.raw == "" {
 		return []byte("null"), nil
 	}
@@ -71,7 +71,7 @@ func (id ID) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON implements [json.Unmarshaler], keeping the JSON text.
-func (id *ID) UnmarshalJSON(b []byte) error {
+func (id *msgID) UnmarshalJSON(b []byte) error {
 	id.raw = string(b)
 	return nil
 }
@@ -81,7 +81,7 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 // 0, while the string "1" and the integer 1 stay different. Ids with a
 // fraction or an exponent (1.0, 1e0) are not legal (see validID), so no
 // two spellings of a number need comparing beyond the sign of zero.
-func (id ID) key() idKey {
+func (id msgID) key() idKey {
 	if !strings.HasPrefix(id.raw, `"`) {
 		if id.raw == "-0" {
 			return idKey{value: "0"}
@@ -138,7 +138,7 @@ func (r *rawValue) UnmarshalJSON(b []byte) error { *r = b; return nil }
 // response is a reply written to the wire.
 type response struct {
 	JSONRPC string `json:"jsonrpc"`
-	ID      ID     `json:"id"`
+	ID      msgID  `json:"id"`
 	Result  any    `json:"result,omitempty"`
 	Error   *Error `json:"error,omitempty"`
 }

@@ -96,7 +96,7 @@ func (ss *session) offered(want subscriptionFilter) subscriptionFilter {
 
 // listener is an open subscriptions/listen stream.
 type listener struct {
-	id     ID
+	id     msgID
 	filter subscriptionFilter // as acknowledged
 	queue  chan note          // what Notify and the proxy send, not yet written
 }
@@ -147,7 +147,7 @@ func (s *Server) removeListener(l *listener) {
 // listen opens a subscriptions/listen stream (revision 2026-07-28): it
 // runs as a call does, on a goroutine of its own, without taking one of
 // the calls' places, until the client cancels it or the server ends it.
-func (ss *session) listen(id ID, params json.RawMessage, meta *requestMeta) {
+func (ss *session) listen(id msgID, params json.RawMessage, meta *requestMeta) {
 	var p struct {
 		Notifications json.RawMessage `json:"notifications"`
 	}
@@ -270,7 +270,7 @@ func (ss *session) sendNote(c *call, n note) {
 
 // withSubscriptionID returns params with the subscription's id in _meta;
 // false when params are not a JSON object.
-func withSubscriptionID(params json.RawMessage, id ID) (json.RawMessage, bool) {
+func withSubscriptionID(params json.RawMessage, id msgID) (json.RawMessage, bool) {
 	m := map[string]json.RawMessage{}
 	if len(params) > 0 && string(params) != "null" {
 		if json.Unmarshal(params, &m) != nil {

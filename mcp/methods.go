@@ -66,7 +66,7 @@ const (
 type method struct {
 	// serve answers the request; meta is nil for a legacy one. nil for a
 	// method that only a proxy serves.
-	serve func(ss *session, id ID, params json.RawMessage, meta *requestMeta)
+	serve func(ss *session, id msgID, params json.RawMessage, meta *requestMeta)
 	eras  era // the eras that have the method
 	// beforeInit: a legacy client may send it before initialize.
 	beforeInit bool
@@ -114,8 +114,8 @@ func init() {
 // unknownMethod is the row of a method missing from the table.
 var unknownMethod = method{eras: legacy | modern}
 
-func resourceMethod(name string) func(*session, ID, json.RawMessage, *requestMeta) {
-	return func(ss *session, id ID, params json.RawMessage, meta *requestMeta) {
+func resourceMethod(name string) func(*session, msgID, json.RawMessage, *requestMeta) {
+	return func(ss *session, id msgID, params json.RawMessage, meta *requestMeta) {
 		ss.resources(id, name, params, meta)
 	}
 }
@@ -135,7 +135,7 @@ func (ss *session) proxied(m method) bool { return ss.srv.opts.proxy != nil && !
 // request dispatches a message with an id, by the method table: a
 // request whose _meta names a revision other than a legacy one is of the
 // modern era, any other of the legacy era.
-func (ss *session) request(id ID, name string, params json.RawMessage) {
+func (ss *session) request(id msgID, name string, params json.RawMessage) {
 	meta, err := readMeta(params)
 	if err != nil {
 		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %v", err))
@@ -164,7 +164,7 @@ func (ss *session) request(id ID, name string, params json.RawMessage) {
 
 // checkModern checks the _meta of a modern request, answering it when
 // the request cannot be served.
-func (ss *session) checkModern(id ID, meta *requestMeta) bool {
+func (ss *session) checkModern(id msgID, meta *requestMeta) bool {
 	switch {
 	case !slices.Contains(modernVersions, meta.ProtocolVersion):
 		ss.reply(id, nil, &Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
@@ -181,7 +181,7 @@ func (ss *session) checkModern(id ID, meta *requestMeta) bool {
 
 // serveIn serves a request of era e whose method has the row m: the
 // proxy's, this server's own, or method not found.
-func (ss *session) serveIn(e era, id ID, name string, m method, params json.RawMessage, meta *requestMeta) {
+func (ss *session) serveIn(e era, id msgID, name string, m method, params json.RawMessage, meta *requestMeta) {
 	proxied := ss.proxied(m)
 	switch {
 	case m.eras&e == 0 || !proxied && (m.serve == nil || m.resources && ss.srv.opts.Resources == nil):
@@ -205,10 +205,10 @@ func notFound(name string, meta *requestMeta) *Error {
 	return errorf(CodeMethodNotFound, "method not found: %s (revision %s)", name, meta.ProtocolVersion)
 }
 
-func (ss *session) ping(id ID, _ json.RawMessage, _ *requestMeta) { ss.reply(id, struct{}{}, nil) }
+func (ss *session) ping(id msgID, _ json.RawMessage, _ *requestMeta) { ss.reply(id, struct{}{}, nil) }
 
 // setLevel answers logging/setLevel.
-func (ss *session) setLevel(id ID, params json.RawMessage, _ *requestMeta) {
+func (ss *session) setLevel(id msgID, params json.RawMessage, _ *requestMeta) {
 	var p struct {
 		Level LogLevel `json:"level"`
 	}
@@ -221,7 +221,7 @@ func (ss *session) setLevel(id ID, params json.RawMessage, _ *requestMeta) {
 }
 
 // discover answers server/discover.
-func (ss *session) discover(id ID, _ json.RawMessage, _ *requestMeta) {
+func (ss *session) discover(id msgID, _ json.RawMessage, _ *requestMeta) {
 	ss.reply(id, &discoverResult{
 		ResultType:        "complete",
 		SupportedVersions: allVersions,
@@ -282,7 +282,7 @@ type discoverResult struct {
 // echoed; any other gets LatestLegacyVersion, as the lifecycle rules ask.
 // Params that are not an InitializeRequest's are refused and leave the
 // session uninitialized, so that a valid initialize may follow.
-func (ss *session) initialize(id ID, params json.RawMessage, _ *requestMeta) {
+func (ss *session) initialize(id msgID, params json.RawMessage, _ *requestMeta) {
 	if ss.initialized {
 		ss.reply(id, nil, errorf(CodeInvalidRequest, "invalid request: the session is already initialized"))
 		return
@@ -355,7 +355,7 @@ type listToolsResult struct {
 }
 
 // listTools answers tools/list; meta is nil for a legacy request.
-func (ss *session) listTools(id ID, params json.RawMessage, meta *requestMeta) {
+func (ss *session) listTools(id msgID, params json.RawMessage, meta *requestMeta) {
 	var p struct {
 		Cursor *string `json:"cursor"`
 	}

@@ -154,7 +154,7 @@ func (ss *session) response(m *message) {
 // forward starts a request that goes to the proxy. It runs as a
 // tools/call does, on a goroutine of its own, and a client's
 // notifications/cancelled cancels it; meta is nil for a legacy request.
-func (ss *session) forward(id ID, method string, params json.RawMessage, meta *requestMeta) {
+func (ss *session) forward(id msgID, method string, params json.RawMessage, meta *requestMeta) {
 	pc := &proxyClient{ss: ss, to: ss.to, logLevel: -1}
 	r := &mcpproxy.Request{Method: method, Params: params, ProtocolVersion: ss.version,
 		ClientCapabilities: ss.clientCaps, Session: ss.sid, Header: ss.header, Client: pc}

@@ -84,7 +84,7 @@ type listTemplatesResult struct {
 // for a legacy request. A server without a source has no such methods.
 // Resources are private to the session that asked: revision 2026-07-28's
 // results say so, and that they may not be cached.
-func (ss *session) resources(id ID, method string, params json.RawMessage, meta *requestMeta) {
+func (ss *session) resources(id msgID, method string, params json.RawMessage, meta *requestMeta) {
 	src := ss.srv.opts.Resources
 	if src == nil {
 		ss.reply(id, nil, errorf(CodeMethodNotFound, "method not found: %s (this server has no resources)", method))

@@ -42,7 +42,7 @@ type session struct {
 	teardown <-chan struct{} // closed when the transport ends listen streams (HTTP: Shutdown); nil for none
 
 	mu       sync.Mutex
-	inflight map[idKey]*call              // tools/call not yet answered, by ID.key
+	inflight map[idKey]*call              // tools/call not yet answered, by msgID.key
 	asked    map[string]chan clientAnswer // requests sent to the client, by id
 	askSeq   int                          // the last of their ids
 	expected map[string]chan *message     // a proxy's requests to the client not yet answered, by id
@@ -288,7 +288,7 @@ func (ss *session) logEncoding(err error) {
 
 // reply answers a request read by the reader: into the batch being
 // dispatched, if any, else on its own line.
-func (ss *session) reply(id ID, result any, e *Error) {
+func (ss *session) reply(id msgID, result any, e *Error) {
 	if ss.batch == nil {
 		ss.post(newResponse(id, result, e))
 		return
@@ -296,7 +296,7 @@ func (ss *session) reply(id ID, result any, e *Error) {
 	ss.batch.add(ss.encode(newResponse(id, result, e)))
 }
 
-func newResponse(id ID, result any, e *Error) *response {
+func newResponse(id msgID, result any, e *Error) *response {
 	if id.IsZero() {
 		id = nullID
 	}
@@ -443,9 +443,9 @@ func (b *batch) done(slot int, reply []byte) []json.RawMessage {
 // dispatch serves one decoded message.
 func (ss *session) dispatch(m *message) {
 	hasID := m.ID != nil
-	var id ID
+	var id msgID
 	if hasID && validID(m.ID) {
-		id = ID{raw: string(m.ID)}
+		id = msgID{raw: string(m.ID)}
 	}
 	switch {
 	case m.JSONRPC != "2.0":
@@ -496,7 +496,7 @@ func withArticle(typ string) string {
 	return "a " + typ
 }
 
-func (ss *session) isInflight(id ID) bool {
+func (ss *session) isInflight(id msgID) bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	_, ok := ss.inflight[id.key()]
@@ -514,7 +514,7 @@ func (ss *session) notification(method string, params json.RawMessage) {
 			return
 		}
 		ss.mu.Lock()
-		if c, ok := ss.inflight[ID{raw: string(p.RequestID)}.key()]; ok && !c.cancelled {
+		if c, ok := ss.inflight[msgID{raw: string(p.RequestID)}.key()]; ok && !c.cancelled {
 			c.cancelled = true
 			c.cancel()
 		}

@@ -251,7 +251,7 @@ func TestIDsCompareByValue(t *testing.T) {
 		{`"a"`, `"A"`, false},
 		{"\"\xff\"", `"\ufffd"`, true}, // as json.Unmarshal reads invalid UTF-8
 	} {
-		if got := (ID{raw: tc.a}.key() == ID{raw: tc.b}.key()); got != tc.same {
+		if got := (msgID{raw: tc.a}.key() == msgID{raw: tc.b}.key()); got != tc.same {
 			t.Errorf("ids %s and %s: same = %v, want %v", tc.a, tc.b, got, tc.same)
 		}
 	}

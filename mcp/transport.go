@@ -145,42 +145,42 @@ func trimEOL(b []byte) []byte {
 // messageID returns the id of a message that is valid JSON but could not
 // be decoded, as json.Unmarshal reads it (the last "id" member, when there
 // are several), or the zero ID when it has no legal one.
-func messageID(line []byte) ID {
+func messageID(line []byte) msgID {
 	var m struct {
 		ID json.RawMessage `json:"id"`
 	}
 	if json.Unmarshal(line, &m) != nil || !validID(m.ID) {
-		return ID{}
+		return msgID{}
 	}
-	return ID{raw: string(m.ID)}
+	return msgID{raw: string(m.ID)}
 }
 
 // prefixID tries to read the "id" member from the start of a JSON object
 // whose end was cut off. It returns the zero ID when the id does not come
 // before the cut or is not a legal id.
-func prefixID(prefix []byte) ID {
+func prefixID(prefix []byte) msgID {
 	dec := json.NewDecoder(bytes.NewReader(prefix))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return ID{}
+		return msgID{}
 	}
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return ID{}
+			return msgID{}
 		}
 		key, _ := t.(string)
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return ID{}
+			return msgID{}
 		}
 		if key == "id" {
 			if validID(v) {
-				return ID{raw: string(v)}
+				return msgID{raw: string(v)}
 			}
-			return ID{}
+			return msgID{}
 		}
 	}
-	return ID{}
+	return msgID{}
 }
 
 // encodeLine encodes v as one line of JSON ending in a newline. The text

@@ -176,7 +176,7 @@ func TestArrows(t *testing.T) {
 // what only mcpship uses goes under internal/. Lower a figure when a
 // package sheds names.
 var surface = map[string]int{
-	"mcp":          179,
+	"mcp":          174,
 	"installer":    86,
 	"release":      10,
 	"registercmd":  18,
