@@ -99,9 +99,10 @@ func NewClient(r io.Reader, w io.Writer, opts *ClientOptions) *Client {
 }
 
 // StartCommand starts cmd as an MCP server over its standard input and
-// output and returns a client connected to it. Unless cmd.Stderr is set,
-// the last few kilobytes the server writes to standard error are kept for
-// [Client.Stderr]. [Client.Close] stops the command.
+// output and returns a client connected to it. The last few kilobytes
+// the server writes to standard error are kept for [Client.Stderr], and
+// passed on to cmd.Stderr when it is set. [Client.Close] stops the
+// command.
 func StartCommand(cmd *exec.Cmd, opts *ClientOptions) (*Client, error) {
 	if cmd.Stdout != nil {
 		return nil, errors.New("mcp: StartCommand: Stdout already set")
@@ -118,11 +119,8 @@ func StartCommand(cmd *exec.Cmd, opts *ClientOptions) (*Client, error) {
 		return nil, err
 	}
 	cmd.Stdout = w
-	var t *tail
-	if cmd.Stderr == nil {
-		t = &tail{max: 4 << 10}
-		cmd.Stderr = t
-	}
+	t := &tail{max: 4 << 10, w: cmd.Stderr}
+	cmd.Stderr = t
 	if cmd.WaitDelay == 0 {
 		// Do not wait forever for a grandchild that inherited stderr.
 		cmd.WaitDelay = time.Second
@@ -449,16 +447,21 @@ func (c *Client) Close() error {
 	return c.waitErr
 }
 
-// tail keeps the last max bytes written to it.
+// tail keeps the last max bytes written to it, and passes them on to w
+// when it is not nil.
 type tail struct {
 	mu  sync.Mutex
 	max int
 	buf []byte
+	w   io.Writer
 }
 
 func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.w != nil {
+		_, _ = t.w.Write(p)
+	}
 	t.buf = append(t.buf, p...)
 	if over := len(t.buf) - t.max; over > 0 {
 		t.buf = append(t.buf[:0], t.buf[over:]...)

@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -12,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/signed"
 )
 
 // InputRequest is a request that a tool needs the client to answer before
@@ -220,25 +220,15 @@ func (ss *session) deliver(id json.RawMessage, result, rpcErr json.RawMessage) {
 // by another.
 const stateMACLabel = "mcpship-request-state-1\x00"
 
-func (ss *session) stateMAC(tool, payload string) string {
-	m := hmac.New(sha256.New, ss.stateKey())
-	m.Write([]byte(stateMACLabel))
-	m.Write([]byte(tool))
-	m.Write([]byte{0})
-	m.Write([]byte(payload))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
-}
-
 func (ss *session) signState(tool, state string) string {
-	p := base64.RawURLEncoding.EncodeToString([]byte(state))
-	return p + "." + ss.stateMAC(tool, p)
+	return signed.Seal(ss.stateKey(), stateMACLabel, base64.RawURLEncoding.EncodeToString([]byte(state)), tool)
 }
 
 // verifyState returns the state that a signed one carries, if the MAC
 // authenticates it for tool.
-func (ss *session) verifyState(tool, signed string) (string, bool) {
-	p, mac, ok := strings.Cut(signed, ".")
-	if !ok || !hmac.Equal([]byte(mac), []byte(ss.stateMAC(tool, p))) {
+func (ss *session) verifyState(tool, sealed string) (string, bool) {
+	p, ok := signed.Open(ss.stateKey(), stateMACLabel, sealed, tool)
+	if !ok {
 		return "", false
 	}
 	b, err := base64.RawURLEncoding.DecodeString(p)

@@ -2,15 +2,15 @@ package mcp
 
 import (
 	"bytes"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/signed"
 )
 
 // minSessionKeyBytes is the shortest [HTTPOptions.SessionKey]: 32 bytes,
@@ -65,19 +65,11 @@ func (h *HTTPHandler) mintID(ss *session) (id string, expires int64, err error) 
 	if err != nil {
 		return "", 0, err
 	}
-	p := base64.RawURLEncoding.EncodeToString(payload)
-	id = sessionIDPrefix + p + "." + h.sessionMAC(p)
+	id = sessionIDPrefix + signed.Seal(h.opts.SessionKey, sessionMACLabel, base64.RawURLEncoding.EncodeToString(payload))
 	if len(id) > maxSessionIDBytes {
 		return "", 0, fmt.Errorf("the client's capabilities (%d bytes) are too large to carry in a session id shared by replicas, whose limit is %d bytes", len(st.Caps), maxSessionIDBytes)
 	}
 	return id, st.Expires, nil
-}
-
-func (h *HTTPHandler) sessionMAC(payload string) string {
-	m := hmac.New(sha256.New, h.opts.SessionKey)
-	m.Write([]byte(sessionMACLabel))
-	m.Write([]byte(payload))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
 // verifyID returns the state a signed id carries if the key's MAC
@@ -90,8 +82,8 @@ func (h *HTTPHandler) verifyID(id string) (*sessionState, bool) {
 	if !ok {
 		return nil, false
 	}
-	payload, mac, ok := strings.Cut(rest, ".")
-	if !ok || !hmac.Equal([]byte(mac), []byte(h.sessionMAC(payload))) {
+	payload, ok := signed.Open(h.opts.SessionKey, sessionMACLabel, rest)
+	if !ok {
 		return nil, false
 	}
 	b, err := base64.RawURLEncoding.DecodeString(payload)

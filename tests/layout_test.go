@@ -22,10 +22,10 @@ var public = []string{"mcp", "installer", "release", "registercmd", "cliadapter"
 
 // engines are the internal packages each public package may import: the
 // engine it is a thin face of, or a small helper. mcp imports only its
-// seam for a proxy, internal/mcpproxy (itself standard library only), and
-// release none.
+// seam for a proxy, internal/mcpproxy, and internal/signed (both standard
+// library only), and release none.
 var engines = map[string][]string{
-	"mcp":          {"internal/mcpproxy"},
+	"mcp":          {"internal/mcpproxy", "internal/signed"},
 	"installer":    {"internal/filelock", "internal/atomicfile", "internal/loopback"},
 	"registercmd":  {"internal/register", "internal/probe"},
 	"cliadapter":   {"internal/clitool"},
@@ -88,7 +88,7 @@ func under(path, dir string) bool { return path == dir || strings.HasPrefix(path
 
 // TestArrows pins the layout of docs/design.md: the public packages are
 // exactly the eight a Go author imports; mcp imports only the standard
-// library and its seam internal/mcpproxy; a public package imports no other package of the module but
+// library, internal/mcpproxy and internal/signed; a public package imports no other package of the module but
 // public ones and its own engine under internal/; nothing under internal/
 // imports a public face; nothing imports cmd, examples or tests; and
 // Cobra and urfave/cli v3 stay out of cmd/mcpship, imported only by their
@@ -114,8 +114,8 @@ func TestArrows(t *testing.T) {
 		t.Fatalf("go list -deps ./mcp: %v", err)
 	}
 	for _, dep := range strings.Fields(string(out)) {
-		if dep != module+"/mcp" && dep != module+"/internal/mcpproxy" {
-			t.Errorf("mcp depends on %s; it imports only the standard library and internal/mcpproxy", dep)
+		if dep != module+"/mcp" && dep != module+"/internal/mcpproxy" && dep != module+"/internal/signed" {
+			t.Errorf("mcp depends on %s; it imports only the standard library, internal/mcpproxy and internal/signed", dep)
 		}
 	}
 

@@ -499,8 +499,7 @@ func (b *Bridge) launch(c *child) (*proc, json.RawMessage, error) {
 	name := b.opts.Command[0]
 	cmd := exec.Command(name, b.opts.Command[1:]...)
 	cmd.Env = b.environ(c.env)
-	stderr := &tail{max: 2 << 10, w: b.opts.Stderr}
-	cmd.Stderr = stderr
+	cmd.Stderr = b.opts.Stderr
 	procgroup.Set(cmd)
 	opts := &mcp.ClientOptions{
 		Info:           mcp.Implementation{Name: "mcpship-bridge", Version: "1"},
@@ -567,7 +566,7 @@ func (b *Bridge) launch(c *child) (*proc, json.RawMessage, error) {
 		why = fmt.Sprintf("initialize failed: %v", err)
 	}
 	msg := fmt.Sprintf("the server command %q does not speak MCP over stdio: %s", name, why)
-	if s := strings.TrimSpace(stderr.String()); s != "" {
+	if s := strings.TrimSpace(cl.Stderr()); s != "" {
 		msg += "; its stderr ended with: " + lastLine(s)
 	}
 	return nil, nil, errors.New(msg)
@@ -600,31 +599,6 @@ func lastLine(s string) string {
 		s = s[:200] + "…"
 	}
 	return s
-}
-
-// tail passes what a child writes to w and keeps its last max bytes.
-type tail struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-	w   io.Writer
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	_, _ = t.w.Write(p)
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }
 
 // ParseEnvHeader reads HEADER=VAR: a request header name and the name of

@@ -2,9 +2,7 @@ package bridge
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpship/mcpship/internal/mcpproxy"
+	"github.com/mcpship/mcpship/internal/signed"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -192,19 +191,10 @@ func (b *Bridge) startPending(r *mcpproxy.Request, bind string) (*pendingCall, e
 // one of a call of a tool to another.
 const stateLabel = "mcpship-bridge-pending-call-1\x00"
 
-func (b *Bridge) stateMAC(bind, id string) string {
-	m := hmac.New(sha256.New, b.stateKey[:])
-	m.Write([]byte(stateLabel))
-	m.Write([]byte(bind))
-	m.Write([]byte{0})
-	m.Write([]byte(id))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
-}
-
 // resume returns the pending call a requestState names.
 func (b *Bridge) resume(state, bind string) (*pendingCall, error) {
-	id, mac, ok := strings.Cut(state, ".")
-	if !ok || !hmac.Equal([]byte(mac), []byte(b.stateMAC(bind, id))) {
+	id, ok := signed.Open(b.stateKey[:], stateLabel, state, bind)
+	if !ok {
 		return nil, &mcp.Error{Code: mcp.CodeInvalidParams, Message: "invalid params: requestState was changed, or was not made by this server for this request; call again without it"}
 	}
 	b.pmu.Lock()
@@ -332,6 +322,6 @@ func (b *Bridge) inputRequired(pc *pendingCall) (json.RawMessage, error) {
 	return json.Marshal(map[string]any{
 		"resultType":    "input_required",
 		"inputRequests": reqs,
-		"requestState":  pc.id + "." + b.stateMAC(pc.bind, pc.id),
+		"requestState":  signed.Seal(b.stateKey[:], stateLabel, pc.id, pc.bind),
 	})
 }
