@@ -53,6 +53,22 @@ const (
 	crashLoop    = 5
 )
 
+// supervision holds the times by which a bridge supervises its children;
+// its own tests shorten them (Options.supervision).
+type supervision struct {
+	firstBackoff, maxBackoff, stableAfter time.Duration
+	crashLoop                             int
+	// stopGrace is how long a child that is stopped has to exit once its
+	// input is closed, and again after SIGTERM, before it is killed.
+	stopGrace time.Duration
+	// pingTimeout bounds the wait for the ping that follows a request
+	// that timed out (StartTimeout, when less, bounds it too).
+	pingTimeout time.Duration
+}
+
+var defaultSupervision = supervision{firstBackoff: firstBackoff, maxBackoff: maxBackoff, stableAfter: stableAfter, crashLoop: crashLoop,
+	stopGrace: 2 * time.Second, pingTimeout: 10 * time.Second}
+
 // EnvHeader passes the value of the request header Header to the child's
 // environment variable Var.
 type EnvHeader struct {
@@ -88,12 +104,15 @@ type Options struct {
 	// Logger gets the diagnostics; Stderr, what the children write there.
 	Logger *slog.Logger
 	Stderr io.Writer
+
+	supervision *supervision // nil for defaultSupervision
 }
 
 // Bridge runs the children of one server command; it is the proxy
 // (internal/mcpproxy) of the [mcp.Server] that serves them.
 type Bridge struct {
 	opts Options
+	sup  supervision
 	log  *slog.Logger
 
 	init json.RawMessage // the first child's initialize result
@@ -153,7 +172,11 @@ func Start(opts Options) (*Bridge, error) {
 	if _, err := exec.LookPath(opts.Command[0]); err != nil {
 		return nil, &StartError{NotFound: true, msg: fmt.Sprintf("cannot run the server command %q: %v; give a program on PATH, or its path, after --", opts.Command[0], unwrapExec(err))}
 	}
-	b := &Bridge{opts: opts, log: opts.Logger, children: map[string]*child{}, stop: make(chan struct{}), sessions: map[string]*sessionState{},
+	sup := defaultSupervision
+	if opts.supervision != nil {
+		sup = *opts.supervision
+	}
+	b := &Bridge{opts: opts, sup: sup, log: opts.Logger, children: map[string]*child{}, stop: make(chan struct{}), sessions: map[string]*sessionState{},
 		listeners: map[*child]map[*listener]bool{}, pending: map[string]*pendingCall{}}
 	rand.Read(b.stateKey[:])
 	key := b.key(nil, "")
@@ -502,9 +525,10 @@ func (b *Bridge) launch(c *child) (*proc, json.RawMessage, error) {
 	cmd.Stderr = b.opts.Stderr
 	procgroup.Set(cmd)
 	opts := &mcp.ClientOptions{
-		Info:           mcp.Implementation{Name: "mcpship-bridge", Version: "1"},
-		OnNotification: c.notification,
-		Logger:         b.log.With("command", name),
+		Info:             mcp.Implementation{Name: "mcpship-bridge", Version: "1"},
+		OnNotification:   c.notification,
+		Logger:           b.log.With("command", name),
+		TerminateTimeout: b.sup.stopGrace,
 	}
 	withClientHooks(opts, c.request, c.answered)
 	cl, err := mcp.StartCommand(cmd, opts)

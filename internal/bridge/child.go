@@ -140,18 +140,19 @@ func (c *child) get(ctx context.Context) (*proc, error) {
 // the backoff; the caller holds mu.
 func (c *child) failed(why string) {
 	c.why = why
-	if !c.startedAt.IsZero() && time.Since(c.startedAt) >= stableAfter {
+	sup := &c.b.sup
+	if !c.startedAt.IsZero() && time.Since(c.startedAt) >= sup.stableAfter {
 		c.crashes = 0
 	}
 	c.crashes++
-	backoff := maxBackoff
-	if c.crashes < crashLoop {
-		backoff = min(firstBackoff<<(c.crashes-1), maxBackoff)
+	backoff := sup.maxBackoff
+	if c.crashes < sup.crashLoop {
+		backoff = min(sup.firstBackoff<<(c.crashes-1), sup.maxBackoff)
 	}
 	c.retryAt = time.Now().Add(backoff)
 	c.startedAt = time.Time{}
-	if c.crashes == crashLoop {
-		c.b.log.Error("the server command keeps failing; it is started again only every "+maxBackoff.String(),
+	if c.crashes == sup.crashLoop {
+		c.b.log.Error("the server command keeps failing; it is started again only every "+sup.maxBackoff.String(),
 			"times", c.crashes, "last", why)
 	} else {
 		c.b.log.Warn("the server command is down; it is started again after a backoff", "why", why, "backoff", backoff)
@@ -211,7 +212,7 @@ func (c *child) downReason() string {
 // check pings a child whose request timed out: one that does not answer
 // within a few seconds is hung, and is stopped (and started again).
 func (c *child) check(cl *proc) {
-	ctx, cancel := context.WithTimeout(context.Background(), min(c.b.opts.StartTimeout, 10*time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), min(c.b.opts.StartTimeout, c.b.sup.pingTimeout))
 	defer cancel()
 	if err := cl.Call(ctx, "ping", nil, nil); err == nil || ctx.Err() == nil {
 		return

@@ -29,9 +29,9 @@ func (b *Bridge) Health() (reason string, retry time.Duration) {
 		return "", 0
 	case c.starting != nil || wait == 0:
 		return "the server command is starting again", 0
-	case c.crashes >= crashLoop:
+	case c.crashes >= b.sup.crashLoop:
 		return fmt.Sprintf("the server command keeps failing (%d times in a row soon after it started); it is started again every %v, next in %v",
-			c.crashes, maxBackoff, wait.Round(time.Second)), wait
+			c.crashes, b.sup.maxBackoff, wait.Round(time.Second)), wait
 	}
 	return fmt.Sprintf("the server command is down; it is started again in %v", wait.Round(time.Millisecond)), wait
 }

@@ -44,7 +44,7 @@ func TestRestartAfterExit(t *testing.T) {
 // start: after five exits in a row the bridge logs a crash loop, its
 // health says so, and calls fail at once with the reason.
 func TestCrashLoop(t *testing.T) {
-	s := start(t, Options{}, "serve", filepath.Join(t.TempDir(), "started"))
+	s := start(t, Options{supervision: fast()}, "serve", filepath.Join(t.TempDir(), "started"))
 	s.call(t, modern, "crash", `{}`)
 	waitFor(t, "the crash loop is logged", func() bool { return strings.Contains(s.log.String(), "the server command keeps failing") })
 	why, retry := s.b.Health()
@@ -72,7 +72,7 @@ func TestCrashLoop(t *testing.T) {
 // again.
 func TestBackoff(t *testing.T) {
 	log := &buffer{}
-	b := &Bridge{log: slog.New(slog.NewTextHandler(log, nil))}
+	b := &Bridge{log: slog.New(slog.NewTextHandler(log, nil)), sup: defaultSupervision}
 	c := b.newChild("k", nil) // not the first: nothing starts it again on its own
 	exit := func(ranFor time.Duration) time.Duration {
 		c.mu.Lock()
@@ -105,7 +105,7 @@ func TestBackoff(t *testing.T) {
 // a request fails after CallTimeout, and the child, which answers no ping
 // either, is stopped, its process ended, and started again.
 func TestHungChild(t *testing.T) {
-	s := start(t, Options{CallTimeout: 300 * time.Millisecond, StartTimeout: time.Second}, "hang")
+	s := start(t, Options{CallTimeout: 300 * time.Millisecond, StartTimeout: time.Second, supervision: fast()}, "hang")
 	h := s.legacy(t, nil)
 	msgs, _ := s.post(t, h, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`)
 	if len(msgs) != 1 || msgs[0].Error == nil || string(msgs[0].ID) != "5" ||
@@ -180,4 +180,13 @@ func TestStartErrors(t *testing.T) {
 	if _, err := Start(Options{}); err == nil {
 		t.Error("Start without a command succeeded")
 	}
+}
+
+// fast returns the default supervision with short waits: the first
+// backoff, the grace of a stopped child and the wait for a ping. The
+// crash loop's backoff, which messages name, stays.
+func fast() *supervision {
+	s := defaultSupervision
+	s.firstBackoff, s.stopGrace, s.pingTimeout = 10*time.Millisecond, 100*time.Millisecond, 200*time.Millisecond
+	return &s
 }
