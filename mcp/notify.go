@@ -17,7 +17,9 @@ type streams struct {
 	listeners map[*listener]bool
 }
 
-func (s *Server) listen(session string) chan []byte {
+// openGetStream opens the GET stream of a legacy HTTP session: the
+// channel Notify sends the session's notifications on.
+func (s *Server) openGetStream(session string) chan []byte {
 	ch := make(chan []byte, streamBacklog)
 	s.streams.mu.Lock()
 	defer s.streams.mu.Unlock()
@@ -28,7 +30,9 @@ func (s *Server) listen(session string) chan []byte {
 	return ch
 }
 
-func (s *Server) unlisten(session string, ch chan []byte) {
+// closeGetStream closes the session's GET stream ch, unless another has
+// replaced it.
+func (s *Server) closeGetStream(session string, ch chan []byte) {
 	s.streams.mu.Lock()
 	defer s.streams.mu.Unlock()
 	if s.streams.m[session] == ch {
