@@ -171,29 +171,30 @@ func (ss *session) callTool(id msgID, params json.RawMessage, meta *requestMeta)
 	if len(req.progressToken) > 0 && !validID(req.progressToken) {
 		req.progressToken = nil
 	}
-	ctx, cancel := context.WithCancel(ss.ctx)
-	ss.start(&call{rt: rt, req: req, modern: meta != nil, batch: ss.batch, ctx: ctx, cancel: cancel})
+	c := &call{task: ss.newTask(id, p.Name, meta != nil), rt: rt, req: req}
+	c.size = len(req.Arguments)
+	c.run = func() { ss.runCall(c) }
+	ss.start(&c.task)
 }
 
-// start runs a call on the reading goroutine once the message is
+// start runs a task on the reading goroutine once the message is
 // dispatched (see session.read), or on a new one, or queues it when
 // MaxConcurrentCalls run.
-func (ss *session) start(c *call) {
+func (ss *session) start(c *task) {
 	ss.mu.Lock()
 	if ss.stopping {
 		ss.mu.Unlock()
 		c.cancel()
-		ss.reply(c.req.id, nil, errorf(CodeInternalError, "the server is shutting down; tool %s was not run", c.req.Name))
+		ss.reply(c.id, nil, errorf(CodeInternalError, "the server is shutting down; tool %s was not run", c.name))
 		return
 	}
 	if c.batch != nil {
 		c.slot = c.batch.reserve()
 	}
-	ss.inflight[c.req.id.key()] = c
-	c.size = len(c.req.Arguments)
+	ss.inflight[c.id.key()] = c
 	ss.held += c.size
 	ss.calls.Add(1) // under mu, so never concurrent with stop's Wait
-	c.req.to.open()
+	c.to.open()
 	run := ss.running < ss.maxCalls
 	if run {
 		ss.running++
@@ -209,11 +210,12 @@ func (ss *session) start(c *call) {
 	}
 }
 
-// run runs a call, then the calls waiting for a free goroutine, until none
-// waits.
-func (ss *session) run(c *call) {
+// run runs a task, then the tasks waiting for a free goroutine, until
+// none waits.
+func (ss *session) run(c *task) {
 	for c != nil {
-		ss.runCall(c)
+		c.run()
+		ss.calls.Done()
 		ss.mu.Lock()
 		c = nil
 		if len(ss.waiting) > 0 {
@@ -229,11 +231,6 @@ func (ss *session) run(c *call) {
 
 // runCall runs a call and answers it.
 func (ss *session) runCall(c *call) {
-	defer ss.calls.Done()
-	if c.fwd != nil {
-		ss.runForward(c)
-		return
-	}
 	ctx, rt, req := c.ctx, c.rt, c.req
 	var res *CallToolResult
 	var rpcErr *Error
@@ -256,15 +253,14 @@ func (ss *session) runCall(c *call) {
 		}
 	}
 	req.finish()
-	ss.finishCall(c, func() *response { return ss.toolResponse(c, res, rpcErr) })
+	ss.finish(&c.task, func() *response { return ss.toolResponse(c, res, rpcErr) })
 }
 
-// finishCall ends a call that has run: it is no longer in flight, and the
-// response reply makes is sent unless the client cancelled the call.
-func (ss *session) finishCall(c *call, reply func() *response) {
-	req := c.req
+// finish ends a task that has run: it is no longer in flight, and the
+// response reply makes is sent unless the client cancelled it.
+func (ss *session) finish(c *task, reply func() *response) {
 	ss.mu.Lock()
-	delete(ss.inflight, req.id.key())
+	delete(ss.inflight, c.id.key())
 	cancelled := c.cancelled
 	ss.mu.Unlock()
 	c.cancel()
@@ -286,33 +282,33 @@ func (ss *session) toolResponse(c *call, res *CallToolResult, rpcErr *Error) *re
 	var r *response
 	switch {
 	case rpcErr != nil:
-		r = newResponse(c.req.id, nil, rpcErr)
+		r = newResponse(c.id, nil, rpcErr)
 	case res == nil:
 	case res.input != nil && c.modern:
 		result, e := ss.inputResult(c, res.input)
-		r = newResponse(c.req.id, result, e)
+		r = newResponse(c.id, result, e)
 	case res.input != nil:
-		r = newResponse(c.req.id, ErrorResult("tool %s asked the client for input %d times without completing; it was stopped", c.req.Name, maxInputRounds), nil)
+		r = newResponse(c.id, ErrorResult("tool %s asked the client for input %d times without completing; it was stopped", c.req.Name, maxInputRounds), nil)
 	case c.modern:
 		meta := ss.resultMeta()
 		for k, v := range res.Meta {
 			meta[k] = v
 		}
-		r = newResponse(c.req.id, &struct {
+		r = newResponse(c.id, &struct {
 			ResultType string `json:"resultType"`
 			*CallToolResult
 			Meta map[string]any `json:"_meta,omitempty"`
 		}{"complete", res, meta}, nil)
 	default:
-		r = newResponse(c.req.id, res, nil)
+		r = newResponse(c.id, res, nil)
 	}
 	return r
 }
 
 // answer sends a call's response, into its batch if it has one. With
 // none, the call sends nothing but still ends its part of a batch.
-func (ss *session) answer(c *call, r *response) {
-	to := c.req.to
+func (ss *session) answer(c *task, r *response) {
+	to := c.to
 	defer to.done()
 	if c.batch == nil {
 		if r != nil {

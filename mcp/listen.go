@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 
@@ -168,20 +167,25 @@ func (ss *session) listen(id msgID, params json.RawMessage, meta *requestMeta) {
 		ss.reply(id, nil, errorf(CodeInternalError, "too many subscriptions: %d subscriptions/listen streams are open, the most this server keeps; cancel one, or try again later", ss.srv.maxListens))
 		return
 	}
-	req := &CallRequest{Name: "subscriptions/listen", ss: ss, to: ss.to, id: id, logLevel: levelOff}
-	c := &call{req: req, modern: true, listen: l}
-	c.ctx, c.cancel = context.WithCancel(ss.ctx)
+	c := &listening{task: ss.newTask(id, "subscriptions/listen", true), l: l}
 	var fr *mcpproxy.Request
 	if ss.srv.opts.proxy != nil && !l.filter.empty() {
 		fr = &mcpproxy.Request{Method: "subscriptions/listen", Params: legacyParams(params), ModernParams: params, ProtocolVersion: meta.ProtocolVersion,
 			ClientCapabilities: meta.ClientCapabilities, Header: ss.header, Client: &proxyClient{ss: ss, to: ss.to, listen: l}}
 	}
 	ss.mu.Lock()
-	ss.inflight[id.key()] = c
+	ss.inflight[id.key()] = &c.task
 	ss.calls.Add(1) // under mu, so never concurrent with stop's Wait
 	ss.mu.Unlock()
-	req.to.open()
+	c.to.open()
 	go ss.runListen(c, fr)
+}
+
+// listening is an open subscriptions/listen: a request that the server
+// answers when the stream ends.
+type listening struct {
+	task
+	l *listener
 }
 
 // runListen serves a listen stream: the proxy's part, the
@@ -189,12 +193,12 @@ func (ss *session) listen(id msgID, params json.RawMessage, meta *requestMeta) {
 // (nothing more is sent) or the server ends it (over stdio with
 // notifications/cancelled, over HTTP with the request's result, which
 // closes the stream).
-func (ss *session) runListen(c *call, fr *mcpproxy.Request) {
-	l, to := c.listen, c.req.to
+func (ss *session) runListen(c *listening, fr *mcpproxy.Request) {
+	l, to := c.l, c.to
 	defer func() {
 		ss.srv.removeListener(l)
 		ss.mu.Lock()
-		delete(ss.inflight, c.req.id.key())
+		delete(ss.inflight, c.id.key())
 		ss.mu.Unlock()
 		c.cancel()
 		to.done()
@@ -207,11 +211,11 @@ func (ss *session) runListen(c *call, fr *mcpproxy.Request) {
 		}
 		defer fr.Client.(*proxyClient).end()
 		if err != nil {
-			ss.logEncoding(to.put(newResponse(c.req.id, nil, asError(err)), false))
+			ss.logEncoding(to.put(newResponse(c.id, nil, asError(err)), false))
 			return
 		}
 	}
-	idMeta := map[string]any{metaSubscriptionID: c.req.id}
+	idMeta := map[string]any{metaSubscriptionID: c.id}
 	ss.logEncoding(to.put(&notification{JSONRPC: "2.0", Method: "notifications/subscriptions/acknowledged",
 		Params: map[string]any{"_meta": idMeta, "notifications": &l.filter}}, false))
 	closed := &struct {
@@ -220,7 +224,7 @@ func (ss *session) runListen(c *call, fr *mcpproxy.Request) {
 	}{"complete", idMeta}
 	if l.filter.empty() {
 		// Nothing to listen for: the subscription ends at once.
-		ss.logEncoding(to.put(newResponse(c.req.id, closed, nil), false))
+		ss.logEncoding(to.put(newResponse(c.id, closed, nil), false))
 		return
 	}
 	for {
@@ -241,31 +245,31 @@ func (ss *session) runListen(c *call, fr *mcpproxy.Request) {
 
 // endListen sends what is queued, then tells the client that the server
 // ended its subscription.
-func (ss *session) endListen(c *call, closed any) {
+func (ss *session) endListen(c *listening, closed any) {
 	for queued := true; queued; {
 		select {
-		case n := <-c.listen.queue:
+		case n := <-c.l.queue:
 			ss.sendNote(c, n)
 		default:
 			queued = false
 		}
 	}
 	if ss.out != nil {
-		ss.logEncoding(c.req.to.put(&notification{JSONRPC: "2.0", Method: "notifications/cancelled",
-			Params: map[string]any{"requestId": c.req.id, "reason": "the server closed the subscription"}}, false))
+		ss.logEncoding(c.to.put(&notification{JSONRPC: "2.0", Method: "notifications/cancelled",
+			Params: map[string]any{"requestId": c.id, "reason": "the server closed the subscription"}}, false))
 		return
 	}
-	ss.logEncoding(c.req.to.put(newResponse(c.req.id, closed, nil), false))
+	ss.logEncoding(c.to.put(newResponse(c.id, closed, nil), false))
 }
 
 // sendNote sends a queued notification on a listen's stream.
-func (ss *session) sendNote(c *call, n note) {
-	params, ok := withSubscriptionID(n.params, c.req.id)
+func (ss *session) sendNote(c *listening, n note) {
+	params, ok := withSubscriptionID(n.params, c.id)
 	if !ok {
 		ss.srv.log.Warn("notification not sent: its params are not a JSON object", "method", n.method)
 		return
 	}
-	ss.logEncoding(c.req.to.put(&notification{JSONRPC: "2.0", Method: n.method, Params: params}, false))
+	ss.logEncoding(c.to.put(&notification{JSONRPC: "2.0", Method: n.method, Params: params}, false))
 }
 
 // withSubscriptionID returns params with the subscription's id in _meta;

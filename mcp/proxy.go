@@ -168,19 +168,26 @@ func (ss *session) forward(id msgID, method string, params json.RawMessage, meta
 			pc.logLevel = meta.LogLevel.rank()
 		}
 	}
-	req := &CallRequest{Name: method, Arguments: params, ss: ss, to: ss.to, id: id}
-	ctx, cancel := context.WithCancel(ss.ctx)
-	ss.start(&call{fwd: r, req: req, modern: meta != nil, batch: ss.batch, ctx: ctx, cancel: cancel})
+	p := &proxied{task: ss.newTask(id, method, meta != nil), r: r}
+	p.size = len(params)
+	p.run = func() { ss.runProxied(p) }
+	ss.start(&p.task)
 }
 
-// runForward runs a proxied request and answers it.
-func (ss *session) runForward(c *call) {
-	r := c.fwd
+// proxied is a request for the proxy that has not been answered.
+type proxied struct {
+	task
+	r *mcpproxy.Request
+}
+
+// runProxied runs a proxied request and answers it.
+func (ss *session) runProxied(c *proxied) {
+	r := c.r
 	res, rpcErr := ss.invokeProxy(c.ctx, r)
 	r.Client.(*proxyClient).end()
-	ss.finishCall(c, func() *response {
+	ss.finish(&c.task, func() *response {
 		if rpcErr != nil {
-			return newResponse(c.req.id, nil, rpcErr)
+			return newResponse(c.id, nil, rpcErr)
 		}
 		if r.Method == "tools/list" {
 			ss.srv.sawToolList(res)
@@ -188,7 +195,7 @@ func (ss *session) runForward(c *call) {
 		if c.modern {
 			res = ss.modernResult(r.Method, res)
 		}
-		return newResponse(c.req.id, res, nil)
+		return newResponse(c.id, res, nil)
 	})
 }
 

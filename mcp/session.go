@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/mcpship/mcpship/internal/mcpproxy"
 )
 
 // session is the state of one MCP session: a connection served by Serve,
@@ -42,7 +40,7 @@ type session struct {
 	teardown <-chan struct{} // closed when the transport ends listen streams (HTTP: Shutdown); nil for none
 
 	mu       sync.Mutex
-	inflight map[idKey]*call              // tools/call not yet answered, by msgID.key
+	inflight map[idKey]*task              // requests not yet answered, by msgID.key
 	asked    map[string]chan clientAnswer // requests sent to the client, by id
 	askSeq   int                          // the last of their ids
 	expected map[string]chan *message     // a proxy's requests to the client not yet answered, by id
@@ -50,7 +48,7 @@ type session struct {
 	stopping bool                         // no more messages are dispatched
 	calls    sync.WaitGroup               // calls started and not finished
 	running  int                          // goroutines running calls, at most MaxConcurrentCalls
-	waiting  []*call                      // calls waiting for one of them, first come first served
+	waiting  []*task                      // tasks waiting for one of them, first come first served
 	held     int                          // bytes of arguments of the calls not yet answered
 	room     sync.Cond                    // signalled when held falls to maxHeld or below, or on stop
 
@@ -63,22 +61,40 @@ type session struct {
 	clientCaps  json.RawMessage // the capabilities initialize named
 	logLevel    int32           // legacy logging/setLevel; levelOff when unset
 	batch       *batch          // the batch being dispatched
-	next        *call           // a call to run once the message is dispatched
+	next        *task           // a task to run once the message is dispatched
+}
+
+// A task is a request that answers later, on a goroutine of its own: a
+// tools/call (call), a request for the proxy (proxied) or a
+// subscriptions/listen (listening). The session keeps it in flight, by
+// id, until it has answered, so that notifications/cancelled reaches it.
+type task struct {
+	id        msgID
+	name      string // the tool's or the method's
+	to        sink   // where its reply and notifications go
+	modern    bool   // of revision 2026-07-28
+	batch     *batch // the batch it came in, if any
+	slot      int    // the place of its reply in batch
+	size      int    // bytes of params it counts in session.held
+	ctx       context.Context
+	cancel    context.CancelFunc
+	cancelled bool   // the client cancelled it: send nothing more; under session.mu
+	run       func() // runs it and answers it (start queues those of calls and proxied requests)
+}
+
+// newTask returns the task of the request id that the session is
+// dispatching.
+func (ss *session) newTask(id msgID, name string, modern bool) task {
+	t := task{id: id, name: name, to: ss.to, modern: modern, batch: ss.batch}
+	t.ctx, t.cancel = context.WithCancel(ss.ctx)
+	return t
 }
 
 // call is a tools/call that has not been answered.
 type call struct {
-	rt        *registeredTool
-	fwd       *mcpproxy.Request // a request for the proxy instead of a tool
-	req       *CallRequest
-	modern    bool
-	batch     *batch // the batch it came in, if any
-	slot      int    // the place of its reply in batch
-	size      int    // bytes of arguments it counts in session.held
-	ctx       context.Context
-	cancel    context.CancelFunc
-	cancelled bool      // the client cancelled it: send nothing more; under session.mu
-	listen    *listener // a subscriptions/listen stream instead of a call
+	task
+	rt  *registeredTool
+	req *CallRequest
 }
 
 // A sink takes the messages a session sends: a stdio session's output
@@ -107,7 +123,7 @@ func newSession(s *Server, w io.Writer) *session {
 // newSessionCtx returns a session without an output, whose calls are
 // cancelled with parent: the transport sets to before each dispatch.
 func newSessionCtx(s *Server, parent context.Context) *session {
-	ss := &session{srv: s, inflight: map[idKey]*call{}, maxCalls: s.opts.MaxConcurrentCalls}
+	ss := &session{srv: s, inflight: map[idKey]*task{}, maxCalls: s.opts.MaxConcurrentCalls}
 	ss.room.L = &ss.mu
 	ss.ctx, ss.cancel = context.WithCancel(parent)
 	ss.closing = make(chan struct{})
@@ -120,7 +136,7 @@ func newSessionCtx(s *Server, parent context.Context) *session {
 // notifications of its calls to to. It returns the call to run, if there
 // is one, which the caller runs with run. The caller dispatches one
 // message at a time.
-func (ss *session) dispatchMessage(msg []byte, d *decoded, to sink) *call {
+func (ss *session) dispatchMessage(msg []byte, d *decoded, to sink) *task {
 	ss.to = to
 	ss.handleDecoded(msg, d)
 	ss.to, ss.header = nil, nil
@@ -183,7 +199,7 @@ const maxHeld = 4 << 20
 
 // readCall reads and dispatches messages until one is a tools/call to run
 // now, and returns it; nil once the input ends or the session stops.
-func (ss *session) readCall(lr *lineReader) *call {
+func (ss *session) readCall(lr *lineReader) *task {
 	for {
 		ss.waitForRoom()
 		line, tooLong, err := lr.next()
