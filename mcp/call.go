@@ -192,14 +192,14 @@ func (ss *session) start(c *task) {
 		c.slot = c.batch.reserve()
 	}
 	ss.inflight[c.id.key()] = c
-	ss.held += c.size
+	ss.queue.held += c.size
 	ss.calls.Add(1) // under mu, so never concurrent with stop's Wait
 	c.to.open()
-	run := ss.running < ss.maxCalls
+	run := ss.queue.running < ss.queue.maxCalls
 	if run {
-		ss.running++
+		ss.queue.running++
 	} else {
-		ss.waiting = append(ss.waiting, c)
+		ss.queue.waiting = append(ss.queue.waiting, c)
 	}
 	ss.mu.Unlock()
 	switch {
@@ -218,12 +218,12 @@ func (ss *session) run(c *task) {
 		ss.calls.Done()
 		ss.mu.Lock()
 		c = nil
-		if len(ss.waiting) > 0 {
-			c = ss.waiting[0]
-			ss.waiting[0] = nil
-			ss.waiting = ss.waiting[1:]
+		if len(ss.queue.waiting) > 0 {
+			c = ss.queue.waiting[0]
+			ss.queue.waiting[0] = nil
+			ss.queue.waiting = ss.queue.waiting[1:]
 		} else {
-			ss.running--
+			ss.queue.running--
 		}
 		ss.mu.Unlock()
 	}
@@ -270,8 +270,8 @@ func (ss *session) finish(c *task, reply func() *response) {
 	}
 	ss.answer(c, r)
 	ss.mu.Lock()
-	if ss.held -= c.size; ss.held <= maxHeld {
-		ss.room.Broadcast()
+	if ss.queue.held -= c.size; ss.queue.held <= maxHeld {
+		ss.queue.room.Broadcast()
 	}
 	ss.mu.Unlock()
 }

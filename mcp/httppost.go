@@ -222,10 +222,10 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, body []
 	ss.teardown = h.done
 	defer ss.cancel()
 	defer context.AfterFunc(h.stop, ss.cancel)()
-	ss.stateless = true
-	ss.maxCalls = math.MaxInt
-	ss.inputKey = h.stateKey
-	ss.header = r.Header
+	ss.env.stateless = true
+	ss.queue.maxCalls = math.MaxInt
+	ss.env.inputKey = h.stateKey
+	ss.env.header = r.Header
 	ex := newExchange(h, w, true, jsonOK, sseOK)
 	if c := ss.dispatchMessage(body, d, ex); c != nil {
 		ss.run(c)
@@ -330,7 +330,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 		ex.owner = r
 		hs.resume.add(ex, hs)
 	}
-	hs.ss.header = r.Header
+	hs.ss.env.header = r.Header
 	c := hs.ss.dispatchMessage(body, d, ex)
 	initialized := hs.ss.initialized
 	hs.dispatch.Unlock()
@@ -339,7 +339,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, body []
 		if initialized {
 			hs.id, hs.expires, err = h.mintID(hs.ss)
 			hs.dispatch.Lock()
-			hs.ss.sid = hs.id
+			hs.ss.env.sid = hs.id
 			hs.dispatch.Unlock()
 		}
 		if !initialized {

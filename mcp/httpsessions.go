@@ -32,7 +32,7 @@ func (h *HTTPHandler) newSession() *httpSession {
 		return nil
 	}
 	ss := newSessionCtx(h.srv, h.stop)
-	ss.maxCalls = math.MaxInt
+	ss.queue.maxCalls = math.MaxInt
 	return &httpSession{ss: ss}
 }
 
@@ -134,11 +134,11 @@ func (h *HTTPHandler) restore(sid string) *httpSession {
 		return nil
 	}
 	ss := newSessionCtx(h.srv, h.stop)
-	ss.maxCalls = math.MaxInt
+	ss.queue.maxCalls = math.MaxInt
 	ss.initialized = true
 	ss.version = st.Version
 	ss.clientCaps = st.Caps
-	ss.sid = sid
+	ss.env.sid = sid
 	return &httpSession{id: sid, ss: ss, expires: st.Expires}
 }
 

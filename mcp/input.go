@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -141,25 +140,15 @@ func (ss *session) askClient(c *call, in *inputRequired) (map[string]json.RawMes
 		return nil, nil, e
 	}
 	keys := slices.Sorted(maps.Keys(in.requests))
-	waits := make([]chan clientAnswer, len(keys))
+	waits := make([]chan *message, len(keys))
 	ids := make([]string, len(keys))
 	defer func() {
-		ss.mu.Lock()
 		for _, id := range ids {
-			delete(ss.asked, id)
+			ss.peer.forget(id)
 		}
-		ss.mu.Unlock()
 	}()
 	for i, key := range keys {
-		ss.mu.Lock()
-		ss.askSeq++
-		ids[i] = "mcpship-" + strconv.Itoa(ss.askSeq)
-		waits[i] = make(chan clientAnswer, 1)
-		if ss.asked == nil {
-			ss.asked = map[string]chan clientAnswer{}
-		}
-		ss.asked[ids[i]] = waits[i]
-		ss.mu.Unlock()
+		ids[i], waits[i] = ss.peer.ask("mcpship-")
 		ir := in.requests[key]
 		err := c.req.to.put(&serverRequest{JSONRPC: "2.0", ID: ids[i], Method: ir.Method, Params: ir.Params}, false)
 		switch {
@@ -176,7 +165,8 @@ func (ss *session) askClient(c *call, in *inputRequired) (map[string]json.RawMes
 		select {
 		case <-timeout.C:
 			return nil, ErrorResult("the client did not answer %s (input %q of tool %s) within %v", in.requests[key].Method, key, c.req.Name, maxInputWait), nil
-		case a := <-waits[i]:
+		case m := <-waits[i]:
+			a := answerOf(m)
 			if a.err != nil {
 				return nil, ErrorResult("the client refused %s (input %q of tool %s): %s", in.requests[key].Method, key, c.req.Name, a.err.Message), nil
 			}
@@ -188,30 +178,18 @@ func (ss *session) askClient(c *call, in *inputRequired) (map[string]json.RawMes
 	return answers, nil, nil
 }
 
-// deliver hands a response from the client to the call that asked for
-// it; a response nobody waits for is dropped.
-func (ss *session) deliver(id json.RawMessage, result, rpcErr json.RawMessage) {
-	var key string
-	if json.Unmarshal(id, &key) != nil {
-		return
-	}
-	ss.mu.Lock()
-	wait := ss.asked[key]
-	delete(ss.asked, key)
-	ss.mu.Unlock()
-	if wait == nil {
-		return
-	}
-	a := clientAnswer{result: result}
-	if rpcErr != nil {
+// answerOf reads the client's response to an input request.
+func answerOf(m *message) clientAnswer {
+	a := clientAnswer{result: m.Result}
+	if m.Error != nil {
 		a.err = &Error{}
-		if json.Unmarshal(rpcErr, a.err) != nil || a.err.Message == "" {
-			a.err.Message = string(rpcErr)
+		if json.Unmarshal(m.Error, a.err) != nil || a.err.Message == "" {
+			a.err.Message = string(m.Error)
 		}
-	} else if len(result) == 0 || result[0] != '{' {
+	} else if len(m.Result) == 0 || m.Result[0] != '{' {
 		a.err = &Error{Message: "its result is not an object"}
 	}
-	wait <- a
+	return a
 }
 
 // A request state goes out as STATE.MAC, both base64url (unpadded): MAC
@@ -239,8 +217,8 @@ func (ss *session) verifyState(tool, sealed string) (string, bool) {
 // handler's, derived from its SessionKey, so that replicas accept each
 // other's, or else the server's own, random one.
 func (ss *session) stateKey() []byte {
-	if ss.inputKey != nil {
-		return ss.inputKey
+	if ss.env.inputKey != nil {
+		return ss.env.inputKey
 	}
 	return ss.srv.stateKey[:]
 }

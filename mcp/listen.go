@@ -171,7 +171,7 @@ func (ss *session) listen(id msgID, params json.RawMessage, meta *requestMeta) {
 	var fr *mcpproxy.Request
 	if ss.srv.opts.proxy != nil && !l.filter.empty() {
 		fr = &mcpproxy.Request{Method: "subscriptions/listen", Params: legacyParams(params), ModernParams: params, ProtocolVersion: meta.ProtocolVersion,
-			ClientCapabilities: meta.ClientCapabilities, Header: ss.header, Client: &proxyClient{ss: ss, to: ss.to, listen: l}}
+			ClientCapabilities: meta.ClientCapabilities, Header: ss.env.header, Client: &proxyClient{ss: ss, to: ss.to, listen: l}}
 	}
 	ss.mu.Lock()
 	ss.inflight[id.key()] = &c.task
@@ -254,7 +254,7 @@ func (ss *session) endListen(c *listening, closed any) {
 			queued = false
 		}
 	}
-	if ss.out != nil {
+	if ss.stdio != nil {
 		ss.logEncoding(c.to.put(&notification{JSONRPC: "2.0", Method: "notifications/cancelled",
 			Params: map[string]any{"requestId": c.id, "reason": "the server closed the subscription"}}, false))
 		return

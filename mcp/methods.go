@@ -147,10 +147,10 @@ func (ss *session) request(id msgID, name string, params json.RawMessage) {
 		if ss.checkModern(id, meta) {
 			ss.serveIn(modern, id, name, m, params, meta)
 		}
-	case ss.stateless && known && m.eras&modern != 0:
+	case ss.env.stateless && known && m.eras&modern != 0:
 		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %s needs _meta with %q and %q (revision 2026-07-28); a legacy client sends initialize first",
 			name, metaProtocolVersion, metaClientCapabilities))
-	case ss.stateless:
+	case ss.env.stateless:
 		ss.reply(id, nil, errorf(CodeMethodNotFound, "method not found: %s (revision 2026-07-28)", name))
 	case m.eras&legacy == 0 && m.hint:
 		ss.reply(id, nil, errorf(CodeInvalidParams, "invalid params: %s needs _meta with %q and %q (revision 2026-07-28); legacy clients send initialize",

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -75,11 +74,11 @@ func (pc *proxyClient) Request(ctx context.Context, method string, params json.R
 	if pc.ss == nil {
 		return nil, errorf(CodeMethodNotFound, "%s: no client is asking (the server lists the tools for itself)", method)
 	}
-	if pc.ss.stateless {
+	if pc.ss.env.stateless {
 		return nil, errorf(CodeMethodNotFound, "%s: a client of revision 2026-07-28 takes no requests from the server", method)
 	}
-	id, ch := pc.ss.expect()
-	defer pc.ss.unexpect(id)
+	id, ch := pc.ss.peer.ask("mcpship-forward-")
+	defer pc.ss.peer.forget(id)
 	pc.mu.Lock()
 	if pc.done {
 		pc.mu.Unlock()
@@ -114,50 +113,13 @@ func (pc *proxyClient) Request(ctx context.Context, method string, params json.R
 	}
 }
 
-// expect returns the id of a request to the client and the channel its
-// response comes on.
-func (ss *session) expect() (string, chan *message) {
-	ch := make(chan *message, 1)
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.expected == nil {
-		ss.expected = map[string]chan *message{}
-	}
-	ss.sent++
-	id := "mcpship-forward-" + strconv.FormatInt(ss.sent, 10)
-	ss.expected[id] = ch
-	return id, ch
-}
-
-func (ss *session) unexpect(id string) {
-	ss.mu.Lock()
-	delete(ss.expected, id)
-	ss.mu.Unlock()
-}
-
-// response passes a response from the client to the request of the
-// server that it answers; one that answers none is dropped.
-func (ss *session) response(m *message) {
-	var id string
-	if json.Unmarshal(m.ID, &id) != nil {
-		return
-	}
-	ss.mu.Lock()
-	ch := ss.expected[id]
-	delete(ss.expected, id)
-	ss.mu.Unlock()
-	if ch != nil {
-		ch <- &message{Result: bytes.Clone(m.Result), Error: bytes.Clone(m.Error)}
-	}
-}
-
 // forward starts a request that goes to the proxy. It runs as a
 // tools/call does, on a goroutine of its own, and a client's
 // notifications/cancelled cancels it; meta is nil for a legacy request.
 func (ss *session) forward(id msgID, method string, params json.RawMessage, meta *requestMeta) {
 	pc := &proxyClient{ss: ss, to: ss.to, logLevel: -1}
 	r := &mcpproxy.Request{Method: method, Params: params, ProtocolVersion: ss.version,
-		ClientCapabilities: ss.clientCaps, Session: ss.sid, Header: ss.header, Client: pc}
+		ClientCapabilities: ss.clientCaps, Session: ss.env.sid, Header: ss.env.header, Client: pc}
 	if meta != nil {
 		r.ProtocolVersion, r.ClientCapabilities = meta.ProtocolVersion, meta.ClientCapabilities
 		r.Params, r.ModernParams = legacyParams(params), params

@@ -281,5 +281,5 @@ func (s *Server) listPage(cursor string) (json.RawMessage, string, error) {
 // end of that bound (a client that stopped reading: Serve gives up on it
 // rather than wait), or when reading fails other than by reaching the end.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	return newSession(s, w).serve(ctx, r)
+	return newSession(s, w).stdio.serve(ctx, r)
 }

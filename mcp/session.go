@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -23,15 +23,11 @@ import (
 // calls) or a new one goes on reading. Messages are written one at a time
 // (see output). docs/design.md has the reasons.
 type session struct {
-	srv *Server
-	out *output // the whole output of a stdio session; nil over HTTP
-	to  sink    // where replies to what is dispatched go: out, or one HTTP exchange
+	srv   *Server
+	stdio *stdioConn // the connection of a stdio session; nil over HTTP
+	to    sink       // where replies to what is dispatched go: stdio's output, or one HTTP exchange
 
-	stateless bool        // every request must carry revision 2026-07-28's _meta
-	inputKey  []byte      // authenticates request states; nil for the server's own key
-	sid       string      // the legacy HTTP session's id, for a proxy
-	header    http.Header // the headers of the HTTP request being dispatched
-	maxCalls  int         // calls run at once; more wait in waiting
+	env httpEnv // what it knows of HTTP; the zero value over stdio
 
 	ctx    context.Context // parent of every call's context
 	cancel context.CancelFunc
@@ -39,21 +35,13 @@ type session struct {
 	closing  chan struct{}   // closed by stop: listen streams end
 	teardown <-chan struct{} // closed when the transport ends listen streams (HTTP: Shutdown); nil for none
 
-	mu       sync.Mutex
-	inflight map[idKey]*task              // requests not yet answered, by msgID.key
-	asked    map[string]chan clientAnswer // requests sent to the client, by id
-	askSeq   int                          // the last of their ids
-	expected map[string]chan *message     // a proxy's requests to the client not yet answered, by id
-	sent     int64                        // a proxy's requests sent to the client
-	stopping bool                         // no more messages are dispatched
-	calls    sync.WaitGroup               // calls started and not finished
-	running  int                          // goroutines running calls, at most MaxConcurrentCalls
-	waiting  []*task                      // tasks waiting for one of them, first come first served
-	held     int                          // bytes of arguments of the calls not yet answered
-	room     sync.Cond                    // signalled when held falls to maxHeld or below, or on stop
+	peer peer // the server's requests to the client
 
-	readErr chan error       // how reading ended
-	turn    chan *lineReader // hands the reading to an idle goroutine
+	mu       sync.Mutex
+	inflight map[idKey]*task // requests not yet answered, by msgID.key
+	stopping bool            // no more messages are dispatched
+	calls    sync.WaitGroup  // calls started and not finished
+	queue    callQueue       // the calls and proxied requests running and waiting
 
 	// Only the goroutine that reads uses these.
 	initialized bool            // initialize has been answered (legacy era)
@@ -110,21 +98,11 @@ type sink interface {
 	done()
 }
 
-// newSession returns a session that writes every message to w.
-func newSession(s *Server, w io.Writer) *session {
-	ss := newSessionCtx(s, context.Background())
-	ss.out = newOutput(w)
-	ss.to = ss.out
-	ss.readErr = make(chan error, 1)
-	ss.turn = make(chan *lineReader)
-	return ss
-}
-
 // newSessionCtx returns a session without an output, whose calls are
 // cancelled with parent: the transport sets to before each dispatch.
 func newSessionCtx(s *Server, parent context.Context) *session {
-	ss := &session{srv: s, inflight: map[idKey]*task{}, maxCalls: s.opts.MaxConcurrentCalls}
-	ss.room.L = &ss.mu
+	ss := &session{srv: s, inflight: map[idKey]*task{}, queue: callQueue{maxCalls: s.opts.MaxConcurrentCalls}}
+	ss.queue.room.L = &ss.mu
 	ss.ctx, ss.cancel = context.WithCancel(parent)
 	ss.closing = make(chan struct{})
 	ss.logLevel = levelOff
@@ -139,118 +117,10 @@ func newSessionCtx(s *Server, parent context.Context) *session {
 func (ss *session) dispatchMessage(msg []byte, d *decoded, to sink) *task {
 	ss.to = to
 	ss.handleDecoded(msg, d)
-	ss.to, ss.header = nil, nil
+	ss.to, ss.env.header = nil, nil
 	c := ss.next
 	ss.next = nil
 	return c
-}
-
-// serve reads and dispatches messages from r until r ends or ctx is done,
-// then stops the session.
-func (ss *session) serve(ctx context.Context, r io.Reader) error {
-	go ss.read(newLineReader(r, ss.srv.opts.MaxMessageBytes))
-	var err error
-	timeout := ss.srv.opts.DrainTimeout
-	select {
-	case err = <-ss.readErr:
-	case <-ctx.Done():
-		timeout = ss.srv.opts.ShutdownTimeout
-	case <-ss.out.broken:
-	}
-	if werr := ss.stop(timeout); werr != nil && err == nil {
-		err = werr
-	}
-	return err
-}
-
-// read reads and dispatches messages until the input ends (reported on
-// readErr) or the session stops. One goroutine reads at a time. When it
-// reads a tools/call to run, it hands the reading to an idle goroutine, or
-// a new one, and runs the call; then it is idle until the reading is handed
-// back to it. Idle goroutines keep the stacks that reading and running
-// grew, which a new goroutine would grow again for every message.
-func (ss *session) read(lr *lineReader) {
-	for {
-		c := ss.readCall(lr)
-		if c == nil {
-			return
-		}
-		select {
-		case ss.turn <- lr:
-		default:
-			go ss.read(lr)
-		}
-		ss.run(c)
-		select {
-		case lr = <-ss.turn:
-		case <-ss.ctx.Done():
-			return
-		}
-	}
-}
-
-// maxHeld is how many bytes of arguments the calls not yet answered (those
-// running and those waiting their turn) may hold before the reader stops
-// reading, as output stops it while the replies not yet written hold
-// maxQueued: a client that sends calls faster than they run slows itself,
-// not the server's memory. One message is always read when nothing is
-// held, so a call as long as MaxMessageBytes still runs.
-const maxHeld = 4 << 20
-
-// readCall reads and dispatches messages until one is a tools/call to run
-// now, and returns it; nil once the input ends or the session stops.
-func (ss *session) readCall(lr *lineReader) *task {
-	for {
-		ss.waitForRoom()
-		line, tooLong, err := lr.next()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = nil
-			}
-			ss.out.hold(false)
-			ss.readErr <- err
-			return nil
-		}
-		ss.mu.Lock()
-		stopping := ss.stopping
-		ss.mu.Unlock()
-		if stopping {
-			ss.out.hold(false)
-			ss.readErr <- nil
-			return nil
-		}
-		// Replies wait while a message is dispatched and while another is
-		// buffered: those of pipelined requests go out together.
-		ss.out.hold(true)
-		if tooLong {
-			ss.srv.log.Warn("message over the size limit skipped", "limit", ss.srv.opts.MaxMessageBytes)
-			ss.reply(prefixID(line), nil, errorf(CodeInvalidRequest,
-				"message exceeds the limit of %d bytes and was skipped", ss.srv.opts.MaxMessageBytes))
-		} else {
-			ss.handle(line)
-		}
-		lr.release()
-		ss.out.hold(lr.more())
-		if c := ss.next; c != nil {
-			ss.next = nil
-			return c
-		}
-	}
-}
-
-// waitForRoom waits while the calls not yet answered hold more than
-// maxHeld bytes of arguments and the session is not stopping. Replies
-// queued meanwhile are not held for the next message.
-func (ss *session) waitForRoom() {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.held <= maxHeld || ss.stopping {
-		return
-	}
-	ss.out.hold(false)
-	for ss.held > maxHeld && !ss.stopping {
-		ss.room.Wait()
-	}
 }
 
 // stop ends the session: no more messages are dispatched, running calls
@@ -263,18 +133,18 @@ func (ss *session) stop(timeout time.Duration) error {
 		close(ss.closing)
 	}
 	ss.stopping = true
-	ss.room.Broadcast()
+	ss.queue.room.Broadcast()
 	ss.mu.Unlock()
-	if ss.out != nil {
-		ss.out.hold(false)
+	if ss.stdio != nil {
+		ss.stdio.out.hold(false)
 	}
 	bound, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	finished := make(chan struct{})
 	go func() { ss.calls.Wait(); close(finished) }()
 	var broken <-chan struct{}
-	if ss.out != nil {
-		broken = ss.out.broken
+	if ss.stdio != nil {
+		broken = ss.stdio.out.broken
 	}
 	select {
 	case <-finished:
@@ -283,10 +153,10 @@ func (ss *session) stop(timeout time.Duration) error {
 	case <-broken:
 	}
 	ss.cancel()
-	if ss.out == nil {
+	if ss.stdio == nil {
 		return nil
 	}
-	if err := ss.out.close(bound.Done()); err != nil {
+	if err := ss.stdio.out.close(bound.Done()); err != nil {
 		return fmt.Errorf("mcp: writing to the client: %w", err)
 	}
 	return nil
@@ -468,8 +338,7 @@ func (ss *session) dispatch(m *message) {
 		ss.reply(id, nil, errorf(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`))
 		return
 	case m.Method == "" && (m.Result != nil || m.Error != nil):
-		ss.deliver(m.ID, m.Result, m.Error) // a response to a request of the server's: never answered
-		ss.response(m)                      // or of a proxy's
+		ss.peer.deliver(m) // a response to a request of the server's: never answered
 		return
 	case m.Method == "":
 		ss.reply(id, nil, errorf(CodeInvalidRequest, `invalid request: "method" is missing`))
@@ -538,4 +407,71 @@ func (ss *session) notification(method string, params json.RawMessage) {
 	default:
 		// notifications/initialized and anything unknown: nothing to do.
 	}
+}
+
+// peer is the server's side of the requests it sends the client: a
+// tool's input requests (legacy era) and a proxy's. Each waits for the
+// client's response by its id.
+type peer struct {
+	mu      sync.Mutex
+	seq     map[string]int64         // the last id sent, by prefix
+	waiting map[string]chan *message // requests not yet answered, by id
+}
+
+// ask returns the id of a new request to the client, prefix and a
+// number, and the channel its response comes on.
+func (p *peer) ask(prefix string) (string, chan *message) {
+	ch := make(chan *message, 1)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.waiting == nil {
+		p.seq, p.waiting = map[string]int64{}, map[string]chan *message{}
+	}
+	p.seq[prefix]++
+	id := prefix + strconv.FormatInt(p.seq[prefix], 10)
+	p.waiting[id] = ch
+	return id, ch
+}
+
+// forget stops waiting for the response to the request id.
+func (p *peer) forget(id string) {
+	p.mu.Lock()
+	delete(p.waiting, id)
+	p.mu.Unlock()
+}
+
+// deliver passes a response from the client to the request it answers;
+// one that answers none is dropped.
+func (p *peer) deliver(m *message) {
+	var id string
+	if json.Unmarshal(m.ID, &id) != nil {
+		return
+	}
+	p.mu.Lock()
+	ch := p.waiting[id]
+	delete(p.waiting, id)
+	p.mu.Unlock()
+	if ch != nil {
+		ch <- &message{Result: bytes.Clone(m.Result), Error: bytes.Clone(m.Error)}
+	}
+}
+
+// httpEnv is what a session served over HTTP knows of its transport.
+type httpEnv struct {
+	stateless bool        // every request must carry revision 2026-07-28's _meta
+	inputKey  []byte      // authenticates request states; nil for the server's own key
+	sid       string      // the legacy HTTP session's id, for a proxy
+	header    http.Header // the headers of the HTTP request being dispatched
+}
+
+// callQueue bounds the tasks of a session that run at once (calls and
+// proxied requests; more wait, first come first served) and counts the
+// bytes of params they hold, which the stdio reader keeps under maxHeld.
+// The session's mu guards it.
+type callQueue struct {
+	maxCalls int       // tasks run at once; more wait in waiting
+	running  int       // goroutines running tasks, at most maxCalls
+	waiting  []*task   // tasks waiting for one of them
+	held     int       // bytes of params of the tasks not yet answered
+	room     sync.Cond // signalled when held falls to maxHeld or below, or on stop
 }
