@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -15,22 +16,25 @@ import (
 )
 
 // A cache project is a folder with a manifest whose tool "show" prints a
-// file after adding a line to the file "count", so that a test sees
-// whether a call ran the command or was served from the cache.
+// line naming the run (its process id and the time), then a file, so
+// that a test sees whether a call ran the command or was served from the
+// cache. The tool is read-only, as a cached tool is: the sandbox would
+// refuse it a counter on disk.
 type cacheProject struct {
 	t        *testing.T
 	dir      string
-	cacheDir string // XDG_CACHE_HOME: the disk tier is under it
+	cacheDir string          // XDG_CACHE_HOME: the disk tier is under it
+	seen     map[string]bool // the runs the results named
 }
 
-const cacheScript = `echo run >> "$COUNT"; [ -n "$SLEEP" ] && sleep "$SLEEP"; cat -- "$1"; [ -z "$FAIL" ] || exit 3; [ -z "$BIG" ] || head -c 5000 /dev/zero`
+const cacheScript = `echo "run $$.$(date +%s%N)"; [ -n "$SLEEP" ] && sleep "$SLEEP"; cat -- "$1"; [ -z "$FAIL" ] || exit 3; [ -z "$BIG" ] || head -c 5000 /dev/zero`
 
 func newCacheProject(t *testing.T, cache string) *cacheProject {
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the tool is a shell script")
 	}
-	p := &cacheProject{t: t, dir: t.TempDir(), cacheDir: t.TempDir()}
+	p := &cacheProject{t: t, dir: t.TempDir(), cacheDir: t.TempDir(), seen: map[string]bool{}}
 	p.manifest(cache)
 	p.write("tool.sh", "#!/bin/sh\n"+cacheScript+"\n")
 	os.Chmod(filepath.Join(p.dir, "tool.sh"), 0o755)
@@ -44,7 +48,6 @@ func (p *cacheProject) manifest(cache string) {
   "command": ["./tool.sh", "{file}"],
   "inputs": {"file": {"required": true}, "level": {"env": "LEVEL"}, "fail": {"env": "FAIL"},
     "big": {"env": "BIG"}, "sleep": {"env": "SLEEP"}},
-  "env": {"COUNT": "`+filepath.Join(p.dir, "count")+`"},
   "maxOutputBytes": 1024, "timeout": "1s", "readOnly": true,
   "cache": `+cache+`}]}`)
 }
@@ -86,22 +89,28 @@ func (p *cacheProject) serve(cwd string) *mcp.Client {
 	return c
 }
 
-func (p *cacheProject) runs() int {
-	data, _ := os.ReadFile(p.path("count"))
-	return strings.Count(string(data), "run\n")
+// runRE matches the line that names a run of the tool.
+var runRE = regexp.MustCompile(`run \d+\.\d+`)
+
+// ran notes the runs res names and reports whether one is new.
+func (p *cacheProject) ran(res *mcp.CallToolResult) bool {
+	before := len(p.seen)
+	for _, r := range runRE.FindAllString(text(res), -1) {
+		p.seen[r] = true
+	}
+	return len(p.seen) > before
 }
 
 // call calls show and checks whether it was a hit, by the command's runs
 // and by the result's _meta note, and what it printed.
 func (p *cacheProject) call(c *mcp.Client, args map[string]any, wantHit bool, wantText, why string) *mcp.CallToolResult {
 	p.t.Helper()
-	before := p.runs()
 	res, err := c.CallTool(context.Background(), "show", args)
 	if err != nil {
 		p.t.Fatalf("%s: %v\n%s", why, err, c.Stderr())
 	}
 	note, _ := res.Meta["io.github.mcpship/cache"].(map[string]any)
-	ran := p.runs() > before
+	ran := p.ran(res)
 	switch {
 	case wantHit && (ran || note["hit"] != true):
 		p.t.Errorf("%s: want a hit, got ran=%v _meta=%v", why, ran, res.Meta)
@@ -276,6 +285,7 @@ func TestCacheConcurrentCallsRunOnce(t *testing.T) {
 	p.write("a.rb", "puts 1\n")
 	c := p.serve("")
 	var wg sync.WaitGroup
+	var mu sync.Mutex
 	for range 10 {
 		wg.Add(1)
 		go func() {
@@ -283,11 +293,15 @@ func TestCacheConcurrentCallsRunOnce(t *testing.T) {
 			res, err := c.CallTool(context.Background(), "show", map[string]any{"file": "a.rb", "sleep": "0.3"})
 			if err != nil || !strings.Contains(text(res), "puts 1") {
 				t.Errorf("call: %v %+v", err, res)
+				return
 			}
+			mu.Lock()
+			p.ran(res)
+			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	if n := p.runs(); n != 1 {
+	if n := len(p.seen); n != 1 {
 		t.Errorf("10 identical calls at once ran the command %d times, want 1", n)
 	}
 }

@@ -161,7 +161,7 @@ func blockingManifest(t *testing.T) (manifest, started, release string) {
 	started, release = filepath.Join(dir, "started"), filepath.Join(dir, "release")
 	manifest = filepath.Join(dir, "hold.json")
 	script := "touch " + started + "; while [ ! -e " + release + " ]; do sleep 0.05; done; echo released"
-	body := `{"tools":[{"name":"hold","description":"Wait until released.","command":["sh","-c",` + strconv.Quote(script) + `]}]}`
+	body := `{"tools":[{"name":"hold","description":"Wait until released.","command":["sh","-c",` + strconv.Quote(script) + `],"readOnly":false}]}`
 	if err := os.WriteFile(manifest, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,8 @@ import (
 // tools adds more tools, as JSON objects.
 func workerManifest(t *testing.T, dir, prog, worker string, tools ...string) string {
 	t.Helper()
-	common := fmt.Sprintf(`"command": [%q, "{words}"], "inputs": {"words": {"type": "array", "required": true}}, "okExitCodes": [0, 1]`, prog)
+	// The stand-in writes (pid files, barriers): it is not read-only.
+	common := fmt.Sprintf(`"command": [%q, "{words}"], "inputs": {"words": {"type": "array", "required": true}}, "okExitCodes": [0, 1], "readOnly": false`, prog)
 	all := append([]string{
 		`{"name": "cold", "description": "the stand-in, cold", ` + common + `}`,
 		`{"name": "warm", "description": "the stand-in, warm", ` + common + `, "worker": ` + worker + `}`,
@@ -441,7 +442,7 @@ func TestWorkerTimeout(t *testing.T) {
 	dir := t.TempDir()
 	w := `{"command": ["workerstandin", "--persistent_worker"]}`
 	c := serve(t, "--manifest", workerManifest(t, dir, "workerstandin", w,
-		`{"name": "brief", "description": "the stand-in, warm, 1s at most", "command": ["workerstandin", "{words}"], "inputs": {"words": {"type": "array", "required": true}}, "timeout": "1s", "worker": `+w+`}`))
+		`{"name": "brief", "description": "the stand-in, warm, 1s at most", "command": ["workerstandin", "{words}"], "inputs": {"words": {"type": "array", "required": true}}, "timeout": "1s", "readOnly": false, "worker": `+w+`}`))
 	pid, _ := whoami(t, c, "warm")
 	res := callTool(t, c, "brief", map[string]any{"words": []string{"sleep", "60s"}})
 	isError(t, res, "workerstandin timed out after 1s and was stopped (SIGTERM to its process group, SIGKILL after 2s).")
@@ -453,7 +454,7 @@ func TestWorkerTimeout(t *testing.T) {
 	// A multiplex worker goes on, and says so.
 	mux := `{"command": ["workerstandin", "--persistent_worker", "--multiplex"], "multiplex": true}`
 	c = serve(t, "--manifest", workerManifest(t, t.TempDir(), "workerstandin", mux,
-		`{"name": "brief", "description": "the stand-in, warm, 1s at most", "command": ["workerstandin", "{words}"], "inputs": {"words": {"type": "array", "required": true}}, "timeout": "1s", "worker": `+mux+`}`))
+		`{"name": "brief", "description": "the stand-in, warm, 1s at most", "command": ["workerstandin", "{words}"], "inputs": {"words": {"type": "array", "required": true}}, "timeout": "1s", "readOnly": false, "worker": `+mux+`}`))
 	pid, _ = whoami(t, c, "warm")
 	res = callTool(t, c, "brief", map[string]any{"words": []string{"sleep", "3s"}})
 	isError(t, res, "workerstandin timed out after 1s; its multiplex worker goes on with the request, and its answer will be dropped.")

@@ -53,6 +53,7 @@ func serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "log-level", Value: "warn", Usage: "stderr log level: debug, info, warn or error"},
 			&cli.StringSliceFlag{Name: "manifest", KeepSpace: true, Usage: "serve the tools `FILE` declares; see docs/manifest.md (repeatable)"},
 			&cli.GenericFlag{Name: "set", Value: &listFlag{}, Usage: "session default `NAME=VALUE` for an input a call leaves out; NAME is INPUT or TOOL.INPUT (repeatable)"},
+			&cli.BoolFlag{Name: "require-sandbox", Usage: requireSandboxUsage},
 			&cli.DurationFlag{Name: "progress-interval", Value: manifest.DefaultProgressInterval, Usage: "after this long without a new stderr line, a running manifest command sends a heartbeat to a call that asked for progress"},
 			&cli.DurationFlag{Name: "call-timeout", Value: bridge.DefaultCallTimeout, Usage: "with a server command after --, fail a request it has not answered in this long"},
 			&cli.DurationFlag{Name: "start-timeout", Value: bridge.DefaultStartTimeout, Usage: "with a server command after --, how long it may take to start and answer initialize"},
@@ -89,6 +90,9 @@ func runServe(ctx context.Context, o serveOptions) error {
 	if err := addSelfTools(srv); err != nil {
 		return err
 	}
+	if err := checkSandbox(srv, logger, o.requireSandbox); err != nil {
+		return err
+	}
 	defer catchSignals()()
 	return serveError(listen(ctx, srv, o, logger))
 }
@@ -119,6 +123,9 @@ func serveManifests(ctx context.Context, o serveOptions, logger *slog.Logger) er
 		}
 	}
 	if err := addManifestTools(srv, ms); err != nil {
+		return err
+	}
+	if err := checkSandbox(srv, logger, o.requireSandbox); err != nil {
 		return err
 	}
 	defer catchSignals()()

@@ -24,6 +24,7 @@ type serveOptions struct {
 	// tools. sets are the --set defaults for their inputs.
 	manifests, sets  []string
 	progressInterval time.Duration
+	requireSandbox   bool // refuse read-only tools left outside the sandbox
 	maxMessageBytes  int
 	maxCalls         int // over stdio; http.HTTP.MaxConcurrentCalls over HTTP
 	logLevel         slog.Level
@@ -50,6 +51,7 @@ func readServeOptions(c *cli.Context) (serveOptions, error) {
 		manifests:        c.StringSlice("manifest"),
 		sets:             []string(*c.Generic("set").(*listFlag)),
 		progressInterval: c.Duration("progress-interval"),
+		requireSandbox:   c.Bool("require-sandbox"),
 		maxMessageBytes:  c.Int("max-message-bytes"),
 		maxCalls:         c.Int("max-concurrent-calls"),
 		http:             httpFlags(c),
@@ -88,6 +90,8 @@ func (o *serveOptions) checkCommand(c *cli.Context, dashes bool) error {
 		return usagef("serve takes no arguments, got %q; to serve a stdio server command, put it after --: mcpship serve --transport http -- COMMAND [ARGS...]", command[0])
 	case len(command) > 0 && o.transport != "http":
 		return usagef("a server command after -- is served over HTTP: add --transport http (mcpship serve --transport http -- %s)", strings.Join(command, " "))
+	case len(command) > 0 && o.requireSandbox:
+		return usagef("--require-sandbox confines the tools of --manifest; a server command after -- runs its tools in its own process, which mcpship does not confine")
 	case len(command) > 0 && (len(o.manifests) > 0 || c.IsSet("set")):
 		return usagef("--manifest and --set serve mcpship's own tools; a server command after -- serves that server's: give one or the other")
 	case len(command) > 0:

@@ -29,7 +29,7 @@ func TestBudgetSettles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tl := m.tools[0]; tl.budget != DefaultOutputBudget || tl.errorBudget != DefaultErrorBudget || tl.mcpTool().Meta != nil {
+	if tl := m.tools[0]; tl.budget != DefaultOutputBudget || tl.errorBudget != DefaultErrorBudget || tl.mcpTool().Meta["anthropic/maxResultSizeChars"] != nil {
 		t.Errorf("defaults: %d, %d, %v", tl.budget, tl.errorBudget, tl.mcpTool().Meta)
 	}
 }

@@ -12,7 +12,13 @@ import (
 // toolresult.
 func (t *tool) result(r *runResult) *mcp.CallToolResult {
 	prog := t.program()
+	var refused string
+	if !r.timedOut && r.startErr == nil && r.workerErr == nil {
+		refused = t.refused(r)
+	}
 	switch {
+	case refused != "":
+		return r.out.Error("%s", t.refusal(refused))
 	case r.startErr != nil:
 		return r.out.Error("cannot start %s: %v (working directory %q; see %s.dir in %s)", prog, r.startErr, t.dirName(), t.path, t.m.file)
 	case r.workerErr != nil:

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpship/mcpship/internal/procgroup"
+	"github.com/mcpship/mcpship/internal/sandbox"
 	"github.com/mcpship/mcpship/internal/toolresult"
 	"github.com/mcpship/mcpship/mcp"
 )
@@ -169,8 +170,10 @@ type runResult struct {
 	code      int // exit status; -1 when killed by a signal or not started
 	startErr  error
 	timedOut  bool
-	warm      bool  // a worker served it
-	workerErr error // the worker ended during the call
+	warm      bool     // a worker served it
+	confined  bool     // in the read-only sandbox
+	writable  []string // where the sandbox let it write, when known
+	workerErr error    // the worker ended during the call
 	cancelled bool
 	out       *toolresult.Capture
 	elapsed   time.Duration
@@ -184,15 +187,22 @@ func (t *tool) run(ctx context.Context, req *mcp.CallRequest, prog string, argv,
 	r := &runResult{code: -1, out: toolresult.New(t.maxOut, "maxOutputBytes in "+t.m.file)}
 	start := time.Now()
 	defer func() { r.elapsed = time.Since(start) }()
-	marker := fmt.Sprintf("%s=%d.%d", callVar, os.Getpid(), callSeq.Add(1))
-	cmd := &exec.Cmd{Path: prog, Args: argv, Env: append(env, marker), Dir: t.dir}
-	pipes, err := startPiped(cmd, &r.out.Stdout, &r.out.Stderr)
+	env, policy, removeTmp, err := t.confine(env)
 	if err != nil {
 		r.startErr = err
 		return r
 	}
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	defer removeTmp() // after the group and what left it are stopped
+	if policy != nil {
+		r.confined, r.writable = true, policy.Writable
+	}
+	marker := fmt.Sprintf("%s=%d.%d", callVar, os.Getpid(), callSeq.Add(1))
+	cmd := &exec.Cmd{Path: prog, Args: argv, Env: append(env, marker), Dir: t.dir}
+	pipes, waited, err := startPiped(cmd, policy, &r.out.Stdout, &r.out.Stderr)
+	if err != nil {
+		r.startErr = err
+		return r
+	}
 	err = t.wait(ctx, req, r, waited, func() error { return procgroup.Stop(cmd.Process.Pid, waited) }, start, hider(env))
 	// The leader has exited; stop whatever it left running in its group,
 	// and what left the group.
@@ -288,28 +298,29 @@ type pipes struct {
 	copying sync.WaitGroup
 }
 
-// startPiped starts cmd in its own process group, stdin the null device,
-// with its stdout and stderr copied into out and errOut.
-func startPiped(cmd *exec.Cmd, out, errOut *toolresult.Buffer) (*pipes, error) {
+// startPiped starts cmd in its own process group, confined by policy
+// (see package sandbox), stdin the null device, with its stdout and
+// stderr copied into out and errOut. waited receives cmd.Wait's error.
+func startPiped(cmd *exec.Cmd, policy *sandbox.Policy, out, errOut *toolresult.Buffer) (_ *pipes, waited <-chan error, _ error) {
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	procgroup.Set(cmd) // stdin stays nil: the command reads from the null device
-	err = cmd.Start()
+	waited, err = sandbox.Start(cmd, policy)
 	outW.Close()
 	errW.Close()
 	if err != nil {
 		outR.Close()
 		errR.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	p := &pipes{files: [2]*os.File{outR, errR}}
 	for i, dst := range []*toolresult.Buffer{out, errOut} {
@@ -319,7 +330,7 @@ func startPiped(cmd *exec.Cmd, out, errOut *toolresult.Buffer) (*pipes, error) {
 			_, _ = io.Copy(dst, p.files[i])
 		}()
 	}
-	return p, nil
+	return p, waited, nil
 }
 
 // drain waits for the copies to end, at most KillGrace: after that a

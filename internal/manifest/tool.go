@@ -8,6 +8,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/sandbox"
 	"github.com/mcpship/mcpship/internal/toolresult"
 	"github.com/mcpship/mcpship/mcp"
 )
@@ -148,6 +149,12 @@ func (t *tool) mcpTool() mcp.Tool {
 		Icons:        t.icons,
 	}
 	tool.Meta = toolresult.ToolMeta(t.budget)
+	if t.readOnly {
+		if tool.Meta == nil {
+			tool.Meta = map[string]any{}
+		}
+		tool.Meta[SandboxMeta] = sandbox.Status(t.openWorld())
+	}
 	return tool
 }
 

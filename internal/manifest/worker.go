@@ -155,6 +155,7 @@ func (t *tool) pool(prog string, env []string) *worker.Pool {
 		IdleTimeout:  DefaultWorkerIdleTimeout,
 		RestartOn:    w.restartOn,
 		Log:          t.m.Logger,
+		Sandbox:      t.policy(),
 	}
 	if w.spec.MaxInstances > 0 {
 		cfg.MaxInstances = w.spec.MaxInstances
@@ -174,7 +175,7 @@ func (t *tool) pool(prog string, env []string) *worker.Pool {
 // status, so that the result reads as the cold run's would. It returns
 // nil when the worker cannot start: the call then runs cold.
 func (t *tool) runWarm(ctx context.Context, req *mcp.CallRequest, prog string, argv, env []string) *runResult {
-	r := &runResult{code: -1, out: toolresult.New(t.maxOut, "maxOutputBytes in "+t.m.file), warm: true}
+	r := &runResult{code: -1, out: toolresult.New(t.maxOut, "maxOutputBytes in "+t.m.file), warm: true, confined: t.policy() != nil}
 	start := time.Now()
 	defer func() { r.elapsed = time.Since(start) }()
 	callCtx, cancel := context.WithCancel(ctx)

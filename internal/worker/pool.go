@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/sandbox"
 )
 
 // Config describes the workers of a pool.
@@ -66,6 +68,10 @@ type Config struct {
 	// Log receives what workers write to stderr outside a call, and why
 	// workers start, stop or cannot start. nil discards it.
 	Log *slog.Logger
+	// Sandbox confines each worker process (package sandbox), which then
+	// also gets a private TMPDIR of its own, removed when it ends. nil
+	// runs workers unconfined.
+	Sandbox *sandbox.Policy
 }
 
 // key identifies the pool of a Config.
@@ -79,6 +85,9 @@ func (c *Config) key() string {
 		b.WriteString("\x01")
 	}
 	fmt.Fprint(&b, c.MaxInstances, c.MaxRequests, c.IdleTimeout, c.Multiplex, c.Cancellation)
+	if c.Sandbox != nil {
+		fmt.Fprint(&b, "\x01sandbox", c.Sandbox.Network, c.Sandbox.Writable)
+	}
 	return b.String()
 }
 

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpship/mcpship/internal/procgroup"
+	"github.com/mcpship/mcpship/internal/sandbox"
 )
 
 // markerVar marks the processes of one worker, so that those that leave
@@ -31,6 +32,7 @@ type proc struct {
 	pid    int
 	marker string
 	stamp  string // the pool's stamp when it started
+	tmp    string // its private TMPDIR when confined
 	stdin  *os.File
 	errR   *os.File
 	wmu    sync.Mutex // one request written at a time
@@ -68,6 +70,16 @@ func (p *Pool) start() (*proc, error) {
 		errDone: make(chan struct{}),
 	}
 	cmd := &exec.Cmd{Path: p.cfg.Command[0], Args: p.cfg.Command, Env: append(slicesClone(p.cfg.Env), pr.marker), Dir: p.cfg.Dir}
+	policy := p.cfg.Sandbox
+	if policy != nil {
+		tmp, err := sandbox.TempDir()
+		if err != nil {
+			return nil, fmt.Errorf("cannot start %s: its private TMPDIR: %v", p.cfg.Name, err)
+		}
+		pr.tmp = tmp
+		cmd.Env = sandbox.Env(cmd.Env, tmp)
+		policy = &sandbox.Policy{Writable: append(slicesClone(policy.Writable), tmp), Network: policy.Network}
+	}
 	var files []*os.File // the child's ends, closed once it started
 	pipe := func() (r, w *os.File, err error) {
 		r, w, err = os.Pipe()
@@ -83,11 +95,12 @@ func (p *Pool) start() (*proc, error) {
 		for _, f := range files {
 			f.Close()
 		}
+		pr.removeTmp()
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	procgroup.Set(cmd)
-	err := cmd.Start()
+	waited, err := sandbox.Start(cmd, policy)
 	inR.Close()
 	outW.Close()
 	errW.Close()
@@ -95,11 +108,10 @@ func (p *Pool) start() (*proc, error) {
 		inW.Close()
 		outR.Close()
 		errR.Close()
+		pr.removeTmp()
 		return nil, fmt.Errorf("cannot start %s: %v", p.cfg.Name, err)
 	}
 	pr.pid, pr.stdin, pr.errR = cmd.Process.Pid, inW, errR
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
 	go pr.readStderr(p)
 	p.stopping.Add(1)
 	go pr.watch(p, outR, waited)
@@ -109,6 +121,14 @@ func (p *Pool) start() (*proc, error) {
 }
 
 func slicesClone(s []string) []string { return append([]string(nil), s...) }
+
+// removeTmp removes the private TMPDIR of a confined worker, once it
+// and its group are gone.
+func (pr *proc) removeTmp() {
+	if pr.tmp != "" {
+		_ = os.RemoveAll(pr.tmp)
+	}
+}
 
 // usable reports whether pr may take new requests. p.mu is held.
 func (pr *proc) usable(p *Pool) bool {
@@ -285,6 +305,7 @@ func (pr *proc) watch(p *Pool, out *os.File, waited <-chan error) {
 	case <-time.After(procgroup.Grace): // a process out of reach holds stderr
 	}
 	pr.errR.Close()
+	pr.removeTmp()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	pr.exitErr = err
