@@ -256,3 +256,23 @@ func TestServeRequireSandbox(t *testing.T) {
 	c := serve(t, "--require-sandbox", "--manifest", file)
 	ok(t, callTool(t, c, "look", map[string]any{}))
 }
+
+// TestWrapHelpRunsConfined: the programs wrap runs to read their help
+// run in the read-only sandbox: a help that writes changes nothing.
+func TestWrapHelpRunsConfined(t *testing.T) {
+	needSandbox(t)
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	touched := filepath.Join(elsewhere, "touched")
+	prog := filepath.Join(elsewhere, "loud")
+	script := "#!/bin/sh\necho x > " + touched + "\necho 'Usage: loud [OPTIONS] FILE'\necho\necho 'Options:'\necho '  -v, --verbose  say more'\n"
+	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, err := runMcpship(dir, "wrap", "--", prog)
+	if _, statErr := os.Stat(touched); statErr == nil {
+		t.Errorf("the help run wrote %s (wrap: %v)\n%s\n%s", touched, err, stdout, stderr)
+	}
+	if _, statErr := os.Stat(filepath.Join(dir, "mcpship.json")); statErr != nil {
+		t.Errorf("wrap wrote no draft: %v\n%s", err, stderr)
+	}
+}

@@ -191,7 +191,7 @@ func probeAll(ctx context.Context, rows []*checked, dir string, timeout time.Dur
 			if r.remote() {
 				r.health = probeRemote(ctx, r.Client, r.Server, timeout)
 			} else {
-				r.health = probe(ctx, r.Server, dir, timeout)
+				r.health = probe(ctx, r.Server, dir, timeout, nil)
 			}
 			r.Status = "failed"
 			if r.OK {

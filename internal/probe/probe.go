@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpship/mcpship/installer"
+	"github.com/mcpship/mcpship/internal/sandbox"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -42,14 +43,14 @@ type health struct {
 // environment on top of this process's, in dir when s names no directory),
 // performs the MCP handshake and lists its tools, all within timeout, then
 // stops it.
-func probe(ctx context.Context, s installer.Entry, dir string, timeout time.Duration) health {
+func probe(ctx context.Context, s installer.Entry, dir string, timeout time.Duration, policy *sandbox.Policy) health {
 	start := time.Now()
-	h := handshake(ctx, s, dir, timeout)
+	h := handshake(ctx, s, dir, timeout, policy)
 	h.Millis = time.Since(start).Milliseconds()
 	return h
 }
 
-func handshake(ctx context.Context, s installer.Entry, dir string, timeout time.Duration) (h health) {
+func handshake(ctx context.Context, s installer.Entry, dir string, timeout time.Duration, policy *sandbox.Policy) (h health) {
 	if s.Command == "" {
 		return health{Problem: "not found", Detail: "the entry has no command, so the client cannot start it"}
 	}
@@ -57,7 +58,7 @@ func handshake(ctx context.Context, s installer.Entry, dir string, timeout time.
 		Info:             mcp.Implementation{Name: "mcpship-doctor", Version: "1"},
 		TerminateTimeout: time.Second,
 		Strict:           true,
-	})
+	}, policy)
 	if err != nil {
 		return health{Problem: "not found", Detail: notStarted(s.Command, err, " the assistant uses")}
 	}
@@ -100,10 +101,15 @@ type started struct {
 	cmd *exec.Cmd
 }
 
-// startServer starts cmd as an MCP server, in a process group of its own.
-func startServer(cmd *exec.Cmd, opts *mcp.ClientOptions) (*started, error) {
+// startServer starts cmd as an MCP server, in a process group of its own,
+// confined by policy (package sandbox; nil: unconfined).
+func startServer(cmd *exec.Cmd, opts *mcp.ClientOptions, policy *sandbox.Policy) (*started, error) {
 	ownGroup(cmd)
-	c, err := mcp.StartCommand(cmd, opts)
+	var c *mcp.Client
+	err := sandbox.Do(policy, func() (err error) {
+		c, err = mcp.StartCommand(cmd, opts)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

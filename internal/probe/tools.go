@@ -305,7 +305,7 @@ func start(ctx context.Context, c *cli.Context, argv []string) (*server, error) 
 				fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", c.App.Name, progress(params))
 			}
 		},
-	})
+	}, nil)
 	if err != nil {
 		if len(argv) > 0 {
 			return nil, register.Usagef("%s", notStarted(e.Command, err, ""))

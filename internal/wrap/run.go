@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpship/mcpship/internal/sandbox"
 )
 
 // helpEnv asks programs for plain, wide, uncoloured help that does not
@@ -26,7 +28,9 @@ var (
 // runHelp runs argv directly (no shell) with stdin on the null device and
 // returns what it printed: standard output, or standard error when that
 // holds the help (Go's flag package prints there). The whole process
-// group is stopped at the timeout.
+// group is stopped at the timeout. Where it can (package sandbox), the
+// program runs in the read-only sandbox, with a private TMPDIR and no
+// network: reading help must change nothing.
 func runHelp(ctx context.Context, argv []string, timeout time.Duration) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -36,7 +40,17 @@ func runHelp(ctx context.Context, argv []string, timeout time.Duration) (string,
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = time.Second
 	ownGroup(cmd)
-	err := cmd.Run()
+	var policy *sandbox.Policy
+	if sandbox.Confines() {
+		tmp, err := sandbox.TempDir()
+		if err != nil {
+			return "", err
+		}
+		defer os.RemoveAll(tmp)
+		cmd.Env = sandbox.Env(cmd.Env, tmp)
+		policy = &sandbox.Policy{Writable: []string{tmp}}
+	}
+	err := sandbox.Do(policy, cmd.Run)
 	if cmd.Process != nil {
 		// What the program started and left running (a child holding
 		// its output open, a pager) goes with it.
