@@ -13,10 +13,11 @@ import (
 const requireSandboxUsage = "refuse to serve (exit 64) when a read-only tool would run outside the read-only sandbox, or with less of it than Landlock's ABI 4 confines (docs/manifest.md, \"The read-only sandbox\")"
 
 // checkSandbox says once in the log how the read-only tools srv serves
-// are confined, and with require returns a usage error naming those that
-// would run unconfined.
+// are confined, warning of those left unconfined, and with require
+// returns a usage error naming those that would run unconfined. mcpship's
+// own tools run inside its process: only require refuses them.
 func checkSandbox(srv *mcp.Server, logger *slog.Logger, require bool) error {
-	var confined, unconfined []string
+	var confined, unconfined, inProcess []string
 	var why string
 	for _, t := range srv.Tools() {
 		if t.Annotations == nil || t.Annotations.ReadOnlyHint == nil || !*t.Annotations.ReadOnlyHint {
@@ -24,9 +25,8 @@ func checkSandbox(srv *mcp.Server, logger *slog.Logger, require bool) error {
 		}
 		st, _ := t.Meta[manifest.SandboxMeta].(string)
 		switch {
-		case st == "":
-			unconfined = append(unconfined, t.Name)
-			why = "it runs inside mcpship's own process"
+		case st == "": // mcpship's own, read-only by construction
+			inProcess = append(inProcess, t.Name)
 		case strings.HasPrefix(st, "none: "):
 			unconfined = append(unconfined, t.Name)
 			why = strings.TrimPrefix(st, "none: ")
@@ -43,6 +43,9 @@ func checkSandbox(srv *mcp.Server, logger *slog.Logger, require bool) error {
 	}
 	if lacks := sandbox.Lacks(); lacks != "" && len(confined)+len(unconfined) > 0 {
 		logger.Warn("this kernel's Landlock leaves part of the read-only sandbox out", "landlock", v, "unconfined", lacks)
+	}
+	if require && len(inProcess) > 0 {
+		return usagef("--require-sandbox: read-only tools %s would run outside the read-only sandbox: they run inside mcpship's own process", strings.Join(inProcess, ", "))
 	}
 	if len(unconfined) == 0 {
 		return nil
