@@ -61,6 +61,7 @@ func serveCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-children", Value: bridge.DefaultMaxChildren, Usage: "with a server command after --, the most of its processes running at once"},
 			&cli.DurationFlag{Name: "child-idle-timeout", Value: bridge.DefaultIdleTimeout, Usage: "with a server command after --, stop a process of it (but the first) idle this long"},
 			&cli.StringSliceFlag{Name: "env-from-header", Usage: "with a server command after --, pass request header `HEADER=VAR` to its environment variable VAR (repeatable); requests with different values never share a process"},
+			&cli.StringSliceFlag{Name: "allow-unsafe-env", Usage: "with --env-from-header, let a request header set `VAR` though it changes what the server loads, finds, runs or trusts (LD_*, DYLD_*, PATH and *PATH, *HOME, interpreter options such as NODE_OPTIONS, shell and git variables, proxies, MCPSHIP_*), refused otherwise (repeatable)"},
 		},
 		OnUsageError: usageError,
 		Action:       serve,

@@ -40,7 +40,7 @@ var httpOnlyFlags = []string{"listen", "auth-token-file", "allow-origin", "max-b
 	"session-key-file", "session-lifetime", "drain-timeout", "drain-grace"}
 
 // bridgeFlags are the flags of serving a server command.
-var bridgeFlags = []string{"call-timeout", "start-timeout", "child-per-session", "max-children", "child-idle-timeout", "env-from-header"}
+var bridgeFlags = []string{"call-timeout", "start-timeout", "child-per-session", "max-children", "child-idle-timeout", "env-from-header", "allow-unsafe-env"}
 
 // readServeOptions reads serve's flags and arguments into options, and
 // checks them.
@@ -160,14 +160,40 @@ func (o *serveOptions) checkBridge(c *cli.Context) error {
 	if o.bridge.MaxChildren < 1 {
 		return usagef("--max-children must be at least 1, got %d", o.bridge.MaxChildren)
 	}
+	allowed, used := map[string]bool{}, map[string]bool{}
+	for _, name := range c.StringSlice("allow-unsafe-env") {
+		allowed[strings.ToUpper(name)] = true
+	}
 	for _, spec := range c.StringSlice("env-from-header") {
 		eh, err := bridge.ParseEnvHeader(spec)
 		if err != nil {
 			return usagef("--env-from-header %q: %v", spec, err)
 		}
+		if err := checkEnvVar(spec, eh.Var, allowed); err != nil {
+			return err
+		}
+		used[strings.ToUpper(eh.Var)] = true
 		o.bridge.EnvHeaders = append(o.bridge.EnvHeaders, eh)
 	}
+	for name := range allowed {
+		if !used[name] {
+			return usagef("--allow-unsafe-env %s names no variable of an --env-from-header: give it with the --env-from-header HEADER=%s it allows", name, name)
+		}
+	}
 	return nil
+}
+
+// checkEnvVar refuses an --env-from-header spec whose variable changes
+// what the server loads, finds, runs or trusts, unless --allow-unsafe-env
+// names it.
+func checkEnvVar(spec, name string, allowed map[string]bool) error {
+	why := unsafeEnv(name)
+	if why == "" || allowed[strings.ToUpper(name)] {
+		return nil
+	}
+	return usagef("--env-from-header %q: %s %s, so any HTTP client could change what the server runs; "+
+		"pass the header to a variable the server reads as data (such as API_KEY), "+
+		"or if the server must take %s from each request, add --allow-unsafe-env %s", spec, name, why, name, name)
 }
 
 // positive is a usage error for the first of the duration flags names
