@@ -30,6 +30,7 @@ func (m *Manifest) compile(probs *problemList, path string, spec *Tool) *tool {
 		probs.add(path, "\"destructive\" and \"idempotent\" describe a tool that changes things, and this one is \"readOnly\": true; drop them, or drop \"readOnly\"")
 	}
 	t.compileCache(probs)
+	t.compileConfirm(probs)
 	return t
 }
 

@@ -134,6 +134,11 @@ type Tool struct {
 	// Cache keeps the tool's results and serves them again while the
 	// files they depend on are unchanged (read-only tools only).
 	Cache *Cache `json:"cache"`
+	// Confirm is a question, such as "Delete {path}?", that the user must
+	// accept through the client before each call runs; {input}
+	// placeholders show the call's values. Write-side tools only; see
+	// package confirm.
+	Confirm string `json:"confirm"`
 	Settings
 }
 

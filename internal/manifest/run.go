@@ -40,6 +40,11 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 	if err != nil {
 		return nil, err
 	}
+	if t.confirm != nil {
+		if res := t.confirm.Ask(req, vals, t.confirmRuns(argv, vals)); res != nil {
+			return res, nil
+		}
+	}
 	env := t.environ(vals)
 	if t.cache != nil {
 		return t.cached(ctx, req, vals, prog, argv, env)

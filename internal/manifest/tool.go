@@ -8,6 +8,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/mcpship/mcpship/internal/confirm"
 	"github.com/mcpship/mcpship/internal/sandbox"
 	"github.com/mcpship/mcpship/internal/toolresult"
 	"github.com/mcpship/mcpship/mcp"
@@ -39,6 +40,7 @@ type tool struct {
 	outputSchema json.RawMessage // nil without one
 	icons        []mcp.Icon
 	cache        *cacheSpec
+	confirm      *confirm.Prompt // nil: calls run unasked
 }
 
 // slot is a command element, by JSON path, and the input it starts with.

@@ -13,7 +13,8 @@
 // with a child that becomes a shell that execs itself over and over; "progress FILE" writes "working: step 1" to stderr and waits until FILE
 // exists. "lines N" prints N numbered lines of text; "bytes N" prints N
 // bytes that are not UTF-8; "steps N MS" writes "step I of N $STANDIN_SAY"
-// to stderr N times, MS milliseconds apart, then prints "done".
+// to stderr N times, MS milliseconds apart, then prints "done"; "create
+// FILE" (whole words) creates FILE, as a tool that changes something.
 package main
 
 import (
@@ -52,6 +53,11 @@ func main() {
 	out := map[string]any{"program": name, "argv": args, "env": env()}
 	if wd, err := os.Getwd(); err == nil {
 		out["cwd"] = wd
+	}
+	if i := slices.Index(args, "create"); i >= 0 && i+1 < len(args) {
+		if err := os.WriteFile(args[i+1], []byte("created\n"), 0o644); err != nil {
+			fail("%v", err)
+		}
 	}
 	switch {
 	case has("exit64"):
