@@ -88,6 +88,14 @@ type Tool struct {
 	// so. Default 40,000 (10,000 for an isError result), as for manifest
 	// tools; setting it sets both.
 	OutputBudget int
+	// Confirm is a question, such as "Delete {args}?", that the user must
+	// accept through the client before each call runs, with {name}
+	// placeholders for the call's flags and positional input, each value
+	// quoted. It is asked as a form elicitation (revisions 2025-06-18 on);
+	// a decline, a cancel, no answer or a client that cannot ask ends the
+	// call with an isError result, and the command does not run, as for a
+	// manifest's "confirm" (docs/manifest.md). Not with ReadOnly.
+	Confirm string
 }
 
 // shared returns the options and tools as package clitool takes them.

@@ -22,6 +22,11 @@ func (t *tool) handle(ctx context.Context, req *mcp.CallRequest) (*mcp.CallToolR
 	if err != nil {
 		return nil, err
 	}
+	if t.confirm != nil {
+		if res := t.confirm.Ask(req, confirmValues(vals), argv); res != nil {
+			return res, nil
+		}
+	}
 	if t.cache != nil {
 		return t.cached(ctx, vals, argv, func() (*mcp.CallToolResult, *toolresult.Capture) { return t.execute(ctx, req, argv) })
 	}

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpship/mcpship/internal/confirm"
 	"github.com/mcpship/mcpship/internal/resultcache"
 	"github.com/mcpship/mcpship/internal/spill"
 	"github.com/mcpship/mcpship/internal/toolresult"
@@ -55,6 +56,7 @@ type Tool struct {
 	ReadOnly           bool
 	Cache              []string
 	OutputBudget       int
+	Confirm            string
 }
 
 // A Command is one command of an app, as its adapter read it.
@@ -162,6 +164,7 @@ type tool struct {
 	raw      bool   // Command.RawArgs
 	mcpTool  mcp.Tool
 	cache    []resultcache.Template // Tool.Cache, parsed
+	confirm  *confirm.Prompt        // Tool.Confirm, parsed; nil without one
 }
 
 func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
@@ -201,6 +204,9 @@ func newTool(r *runner, spec Tool, cmd *Command) (*tool, error) {
 			pkg, spec.Command, b, toolresult.MinChars, toolresult.MaxChars, toolresult.DefaultChars)
 	}
 	if err := t.compileCache(); err != nil {
+		return nil, err
+	}
+	if err := t.compileConfirm(); err != nil {
 		return nil, err
 	}
 	if t.cache != nil && r.cache == nil {
