@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -47,12 +48,14 @@ func TestConfirm(t *testing.T) {
 				t.Fatal(err)
 			}
 			var asked []string
-			cl := srv.Connect(context.Background(), &mcp.ClientOptions{OnRequest: func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+			opts := &mcp.ClientOptions{}
+			mcpproxy.WithClientHooks.(func(*mcp.ClientOptions, mcpproxy.OnRequest, mcpproxy.OnResponse))(opts, func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 				var p struct{ Message string }
 				json.Unmarshal(params, &p)
 				asked = append(asked, method+": "+p.Message)
 				return json.RawMessage(c.answer), nil
-			}})
+			}, nil)
+			cl := srv.Connect(context.Background(), opts)
 			defer cl.Close()
 			err := cl.Call(context.Background(), "initialize", map[string]any{"protocolVersion": "2025-11-25",
 				"capabilities": json.RawMessage(c.caps), "clientInfo": map[string]string{"name": "t", "version": "0"}}, nil)

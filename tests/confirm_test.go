@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpship/mcpship/internal/mcpproxy"
 	"github.com/mcpship/mcpship/mcp"
 )
 
@@ -98,7 +99,8 @@ func confirmStdio(t *testing.T, manifest, version, caps, answer string) (*mcp.Cl
 	t.Helper()
 	var mu sync.Mutex
 	var asked []json.RawMessage
-	opts := &mcp.ClientOptions{OnRequest: func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	opts := &mcp.ClientOptions{}
+	mcpproxy.WithClientHooks.(func(*mcp.ClientOptions, mcpproxy.OnRequest, mcpproxy.OnResponse))(opts, func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		mu.Lock()
 		asked = append(asked, params)
 		mu.Unlock()
@@ -106,7 +108,7 @@ func confirmStdio(t *testing.T, manifest, version, caps, answer string) (*mcp.Cl
 			return nil, &mcp.Error{Code: mcp.CodeMethodNotFound, Message: method}
 		}
 		return json.RawMessage(answer), nil
-	}}
+	}, nil)
 	c, err := mcp.StartCommand(confirmCmd(manifest), opts)
 	if err != nil {
 		t.Fatal(err)
