@@ -557,3 +557,54 @@ func TestWorkerRestartOnFoldersAndPatterns(t *testing.T) {
 		t.Errorf("a file that restartOn does not name replaced the worker (%d, then %d)", pid, next)
 	}
 }
+
+// TestWorkerResponseOverLimit has a worker answer with more than the
+// output limit can keep, and with a response that never ends: what is
+// read of a response is bounded as a process's output is, the call ends
+// with an error that names the limit, and the worker is replaced.
+func TestWorkerResponseOverLimit(t *testing.T) {
+	dir := t.TempDir()
+	file := workerManifest(t, dir, "workerstandin", `{"command": ["workerstandin", "--persistent_worker"]}`)
+	c := serve(t, "--manifest", file)
+	for _, words := range [][]string{{"repeat", "3000000", "x"}, {"endless"}} {
+		pid, _ := whoami(t, c, "warm")
+		res := callTool(t, c, "warm", map[string]any{"words": words})
+		isError(t, res, fmt.Sprintf("(pid %d) ended during the call: it wrote a response of more than", pid))
+		isError(t, res, "over the output limit (maxOutputBytes in "+file+")")
+		waitDead(t, pid, "a response over the limit")
+		if next, _ := whoami(t, c, "warm"); next == pid {
+			t.Errorf("%q: the worker that wrote too much served again", words)
+		}
+	}
+	// The same output cold is cut to the limit, as before.
+	if res := callTool(t, c, "cold", map[string]any{"words": []string{"repeat", "3000000", "x"}}); res.IsError {
+		t.Errorf("the cold run failed: %s", dump(res))
+	}
+}
+
+// TestWorkerAnswerOutOfTurn has a singleplex worker answer one request
+// twice, the second time after the next request was sent: the next call
+// never gets the earlier call's answer, and the worker is replaced.
+func TestWorkerAnswerOutOfTurn(t *testing.T) {
+	dir := t.TempDir()
+	c := serve(t, "--manifest", workerManifest(t, dir, "workerstandin", `{"command": ["workerstandin", "--persistent_worker"]}`))
+	pid, _ := whoami(t, c, "warm")
+	res := callTool(t, c, "warm", map[string]any{"words": []string{"twice", "1s", "first"}})
+	if got := text(res); res.IsError || !strings.Contains(got, "first") {
+		t.Fatalf("the first call: %s", dump(res))
+	}
+	res = callTool(t, c, "warm", map[string]any{"words": []string{"echo", "second"}})
+	if strings.Contains(text(res), "first") {
+		t.Fatalf("the next call got the earlier call's answer: %s", dump(res))
+	}
+	if res.IsError {
+		isError(t, res, fmt.Sprintf("(pid %d) ended during the call: it answered out of turn", pid))
+	} else if !strings.Contains(text(res), "second") {
+		t.Fatalf("the second call: %s", dump(res))
+	}
+	waitDead(t, pid, "it answered out of turn")
+	res = callTool(t, c, "warm", map[string]any{"words": []string{"echo", "third"}})
+	if res.IsError || !strings.Contains(text(res), "third") {
+		t.Errorf("the call after: %s", dump(res))
+	}
+}

@@ -144,18 +144,20 @@ func (t *tool) warmTimeout() string {
 func (t *tool) pool(prog string, env []string) *worker.Pool {
 	w := t.worker
 	cfg := worker.Config{
-		Command:      append([]string{prog}, w.words[1:]...),
-		Name:         strings.Join(w.words, " "),
-		Dir:          t.dir,
-		Env:          env,
-		MaxInstances: DefaultWorkerInstances,
-		Multiplex:    w.spec.Multiplex,
-		Cancellation: w.spec.Cancellation,
-		MaxRequests:  DefaultWorkerMaxRequests,
-		IdleTimeout:  DefaultWorkerIdleTimeout,
-		RestartOn:    w.restartOn,
-		Log:          t.m.Logger,
-		Sandbox:      t.policy(),
+		Command:          append([]string{prog}, w.words[1:]...),
+		Name:             strings.Join(w.words, " "),
+		Dir:              t.dir,
+		Env:              env,
+		MaxInstances:     DefaultWorkerInstances,
+		Multiplex:        w.spec.Multiplex,
+		Cancellation:     w.spec.Cancellation,
+		MaxRequests:      DefaultWorkerMaxRequests,
+		IdleTimeout:      DefaultWorkerIdleTimeout,
+		RestartOn:        w.restartOn,
+		Log:              t.m.Logger,
+		MaxResponseBytes: worker.ResponseBytes(t.maxOut),
+		LimitName:        "maxOutputBytes in " + t.m.file,
+		Sandbox:          t.policy(),
 	}
 	if w.spec.MaxInstances > 0 {
 		cfg.MaxInstances = w.spec.MaxInstances

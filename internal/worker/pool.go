@@ -26,6 +26,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -65,6 +66,13 @@ type Config struct {
 	// stands for everything under it, and a pattern of filepath.Match
 	// (see [CheckPattern]) for the paths it matches.
 	RestartOn []string
+	// MaxResponseBytes bounds what is read of one WorkResponse; a worker
+	// that writes more ends the call with an error and is replaced. 0 is
+	// [DefaultMaxResponseBytes].
+	MaxResponseBytes int64
+	// LimitName names the setting behind MaxResponseBytes in messages,
+	// such as "maxOutputBytes in mcpship.json".
+	LimitName string
 	// Log receives what workers write to stderr outside a call, and why
 	// workers start, stop or cannot start. nil discards it.
 	Log *slog.Logger
@@ -74,11 +82,33 @@ type Config struct {
 	Sandbox *sandbox.Policy
 }
 
+// DefaultMaxResponseBytes bounds a WorkResponse when the Config does not.
+const DefaultMaxResponseBytes = 2<<20 + 64<<10
+
+// ResponseBytes is the bound on a WorkResponse for a call whose output
+// is kept up to maxOutput bytes: twice that, as JSON escapes may double
+// it, and room for the other fields.
+func ResponseBytes(maxOutput int) int64 { return 2*int64(maxOutput) + 64<<10 }
+
+func (c *Config) maxResponse() int64 {
+	if c.MaxResponseBytes > 0 {
+		return c.MaxResponseBytes
+	}
+	return DefaultMaxResponseBytes
+}
+
+func (c *Config) limitName() string {
+	if c.LimitName != "" {
+		return c.LimitName
+	}
+	return "worker.Config.MaxResponseBytes"
+}
+
 // key identifies the pool of a Config.
 func (c *Config) key() string {
 	env := slices.Clone(c.Env)
 	slices.Sort(env)
-	parts := [][]string{c.Command, {c.Dir}, env, c.RestartOn}
+	parts := [][]string{c.Command, {c.Dir}, env, c.RestartOn, {strconv.FormatInt(c.maxResponse(), 10)}}
 	var b strings.Builder
 	for _, p := range parts {
 		b.WriteString(strings.Join(p, "\x00"))

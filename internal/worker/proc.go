@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -35,7 +34,11 @@ type proc struct {
 	tmp    string // its private TMPDIR when confined
 	stdin  *os.File
 	errR   *os.File
-	wmu    sync.Mutex // one request written at a time
+	out    *os.File     // its stdout, read by watch
+	read   *boundReader // counts what watch took from out
+	turn   int64        // singleplex: offset on out where answers to the request in flight may begin
+	reqLen int          // singleplex: the length of the request in flight
+	wmu    sync.Mutex   // one request written at a time
 
 	waiting   map[int32]chan *workResponse // in flight; nil: abandoned, its answer dropped
 	nextID    int32
@@ -111,10 +114,11 @@ func (p *Pool) start() (*proc, error) {
 		pr.removeTmp()
 		return nil, fmt.Errorf("cannot start %s: %v", p.cfg.Name, err)
 	}
-	pr.pid, pr.stdin, pr.errR = cmd.Process.Pid, inW, errR
+	pr.pid, pr.stdin, pr.errR, pr.out = cmd.Process.Pid, inW, errR, outR
+	pr.read = &boundReader{r: outR}
 	go pr.readStderr(p)
 	p.stopping.Add(1)
-	go pr.watch(p, outR, waited)
+	go pr.watch(p, waited)
 	p.procs = append(p.procs, pr)
 	p.cfg.Log.Debug("worker started", "worker", p.cfg.Name, "pid", pr.pid, "dir", p.cfg.Dir)
 	return pr, nil
@@ -156,6 +160,7 @@ func (pr *proc) reserve(p *Pool) (int32, chan *workResponse) {
 	}
 	ch := make(chan *workResponse, 1)
 	pr.waiting[id] = ch
+	pr.reqLen = -1
 	pr.sent++
 	return id, ch
 }
@@ -176,8 +181,24 @@ func (pr *proc) call(ctx context.Context, args []string, id int32, ch chan *work
 			pr.emu.Unlock()
 		}()
 	}
-	req := workRequest{Arguments: args, RequestID: id}
-	if err := pr.write(req.encode()); err != nil {
+	req := (&workRequest{Arguments: args, RequestID: id}).encode()
+	if !p.cfg.Multiplex {
+		// What the worker wrote before it has this request is no answer
+		// to it: pending first, then what was read, so that no byte of
+		// the answer is counted.
+		turn := int64(pending(pr.out))
+		turn += pr.read.n.Load()
+		p.mu.Lock()
+		pr.turn, pr.reqLen = turn, 0
+		p.mu.Unlock()
+	}
+	err := pr.write(req)
+	if !p.cfg.Multiplex {
+		p.mu.Lock()
+		pr.reqLen = len(req)
+		p.mu.Unlock()
+	}
+	if err != nil {
 		p.mu.Lock()
 		pr.stop(p, "") // it does not read its requests: it is ending
 		p.mu.Unlock()
@@ -290,16 +311,19 @@ func (pr *proc) stop(p *Pool, why string) {
 // watch reads the worker's responses until its stdout ends or carries
 // something that is not a WorkResponse, then stops it and its group and
 // takes it out of the pool.
-func (pr *proc) watch(p *Pool, out *os.File, waited <-chan error) {
+func (pr *proc) watch(p *Pool, waited <-chan error) {
 	defer p.stopping.Done()
-	reason := pr.readResponses(p, out)
+	reason, bad := pr.readResponses(p)
 	p.mu.Lock()
+	if bad { // mcpship ends it: the call has an error, not a cold run
+		pr.stop(p, reason)
+	}
 	pr.stop(p, "")
 	p.mu.Unlock()
 	err := <-waited
 	procgroup.Reap(pr.pid)
 	procgroup.Sweep(pr.pid, pr.marker)
-	out.Close()
+	pr.out.Close()
 	select {
 	case <-pr.errDone:
 	case <-time.After(procgroup.Grace): // a process out of reach holds stderr
@@ -318,26 +342,43 @@ func (pr *proc) watch(p *Pool, out *os.File, waited <-chan error) {
 }
 
 // readResponses decodes the worker's stdout, one WorkResponse after
-// another, and hands each to its call. It returns why it stopped.
-func (pr *proc) readResponses(p *Pool, out *os.File) string {
-	dec := json.NewDecoder(bufio.NewReader(out))
+// another, and hands each to its call. It returns why it stopped, and
+// whether the worker broke the protocol or a limit (bad).
+//
+// A response is read into memory only up to the pool's
+// MaxResponseBytes, and a singleplex worker's response counts only if
+// it began after its request was sent and the worker took some of it:
+// a late second answer to an earlier request is out of turn, never the
+// next call's result.
+func (pr *proc) readResponses(p *Pool) (reason string, bad bool) {
+	dec := json.NewDecoder(pr.read)
 	for {
-		var r workResponse
-		err := dec.Decode(&r)
+		pr.read.limit.Store(dec.InputOffset() + p.cfg.maxResponse())
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
 		if errors.Is(err, io.EOF) {
-			return "it closed its stdout or exited"
+			return "it closed its stdout or exited", false
+		}
+		if errors.Is(err, errTooBig) {
+			return fmt.Sprintf("it wrote a response of more than %d bytes, over the output limit (%s)", p.cfg.maxResponse(), p.cfg.limitName()), true
+		}
+		var r workResponse
+		if err == nil {
+			err = json.Unmarshal(raw, &r)
 		}
 		if err != nil {
-			return fmt.Sprintf("it wrote something other than a WorkResponse on stdout (%v)", err)
+			return fmt.Sprintf("it wrote something other than a WorkResponse on stdout (%v)", err), true
 		}
 		r.normalize()
+		begin := dec.InputOffset() - int64(len(raw))
 		id := int32(r.RequestID)
 		p.mu.Lock()
 		ch, ok := pr.waiting[id]
+		early := !p.cfg.Multiplex && (begin < pr.turn || pr.reqLen < 0 || pr.reqLen > 0 && pending(pr.stdin) >= pr.reqLen)
 		switch {
-		case !ok || ch == answered:
+		case !ok || ch == answered || early:
 			p.mu.Unlock()
-			return fmt.Sprintf("it answered requestId %d, which is not in flight", r.RequestID)
+			return fmt.Sprintf("it answered out of turn: a response with requestId %d when that request was not in flight or already answered", r.RequestID), true
 		case ch == nil: // an abandoned request: its slot frees up
 			pr.started, p.failed = true, 0
 			p.finish(pr, id)
@@ -348,6 +389,29 @@ func (pr *proc) readResponses(p *Pool, out *os.File) string {
 		}
 		p.mu.Unlock()
 	}
+}
+
+// errTooBig ends a read over a boundReader's limit.
+var errTooBig = errors.New("response over the limit")
+
+// boundReader reads from r up to limit bytes in all, and counts them.
+type boundReader struct {
+	r     io.Reader
+	n     atomic.Int64
+	limit atomic.Int64
+}
+
+func (b *boundReader) Read(p []byte) (int, error) {
+	n, limit := b.n.Load(), b.limit.Load()
+	if n >= limit {
+		return 0, errTooBig
+	}
+	if int64(len(p)) > limit-n {
+		p = p[:limit-n]
+	}
+	m, err := b.r.Read(p)
+	b.n.Add(int64(m))
+	return m, err
 }
 
 // answered stands in the waiting map for a request whose response was

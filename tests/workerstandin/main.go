@@ -29,6 +29,10 @@
 //	barrier DIR N           add a file to DIR, wait until it holds N, print the pid
 //	crash                   write "crashing" on stderr and exit 3 at once, worker or not
 //	garbage                 a worker writes something that is not JSON on stdout
+//	endless                 a worker begins a response and never ends it
+//	twice DURATION WORDS... print the words; a worker answers, reads no request
+//	                        for DURATION, answers the same again, and reads
+//	                        none for DURATION more
 package main
 
 import (
@@ -128,6 +132,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		os.Exit(3)
 	case "garbage":
 		fmt.Fprint(os.Stdout, "this is not JSON\n")
+	case "endless", "twice":
+		fmt.Fprintln(stdout, strings.Join(rest[min(len(rest), 1):], " "))
 	default:
 		fmt.Fprintf(stderr, "workerstandin: unknown command %q\n", cmd)
 		return 64
@@ -232,6 +238,23 @@ func serve(flags []string) {
 				return
 			}
 			reply(response{ExitCode: int32(code), Output: stdout.String(), RequestID: req.RequestID})
+		}
+		switch at(req.Arguments, 0) {
+		case "endless":
+			out.Lock()
+			os.Stdout.WriteString(`{"output": "`)
+			for chunk := strings.Repeat("x", 64<<10); ; {
+				if _, err := os.Stdout.WriteString(chunk); err != nil {
+					os.Exit(1)
+				}
+			}
+		case "twice":
+			handle()
+			d, _ := time.ParseDuration(at(req.Arguments, 1))
+			time.Sleep(d)
+			reply(response{Output: strings.Join(req.Arguments[min(len(req.Arguments), 2):], " ") + "\n", RequestID: req.RequestID})
+			time.Sleep(d)
+			continue
 		}
 		go handle() // reading on: cancel requests, more requests, violations
 
