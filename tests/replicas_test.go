@@ -307,3 +307,44 @@ func TestAdaptersServeHTTPReplicas(t *testing.T) {
 		}
 	}
 }
+
+// TestServeHTTPTokenFileRefused checks that --auth-token-file is held to
+// the rules of --session-key-file: a FIFO, a device or a folder is refused
+// without being read (a FIFO would block start, /dev/zero never end), and
+// so is a file every user may write.
+func TestServeHTTPTokenFileRefused(t *testing.T) {
+	dir := t.TempDir()
+	open := filepath.Join(dir, "token")
+	if err := os.WriteFile(open, []byte("tok-3f1c0a9b\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(open, 0o666)
+	fifo := filepath.Join(dir, "fifo")
+	if err := exec.Command("mkfifo", fifo).Run(); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, c := range []struct{ name, file, want string }{
+		{"writable by all", open, "is writable by every user, who could then choose the token: chmod o-w"},
+		{"a FIFO", fifo, "is not a regular file"},
+		{"a device", "/dev/zero", "is not a regular file"},
+		{"a folder", dir, "is not a regular file"},
+		{"missing", filepath.Join(dir, "nope"), "does not exist: write the token into it"},
+	} {
+		cmd := exec.Command(binPath, "serve", "--transport", "http", "--listen", "127.0.0.1:0", "--auth-token-file", c.file)
+		done := make(chan []byte, 1)
+		go func() { out, _ := cmd.CombinedOutput(); done <- out }()
+		var out []byte
+		select {
+		case out = <-done:
+		case <-time.After(time.Minute):
+			cmd.Process.Kill()
+			t.Fatalf("%s: serve did not exit: it is reading %s", c.name, c.file)
+		}
+		if code := cmd.ProcessState.ExitCode(); code != 64 || !strings.Contains(string(out), "--auth-token-file "+c.file) || !strings.Contains(string(out), c.want) {
+			t.Errorf("%s: exit %d, %q: want 64, the file and %q", c.name, code, out, c.want)
+		}
+		if strings.Contains(string(out), "3f1c0a9b") {
+			t.Errorf("%s: the token is in the output %q", c.name, out)
+		}
+	}
+}

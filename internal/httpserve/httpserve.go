@@ -115,9 +115,9 @@ func Token(file string) (string, error) {
 	if file == "" {
 		return strings.TrimSpace(os.Getenv(TokenEnv)), nil
 	}
-	b, err := os.ReadFile(file)
+	b, err := readSecretFile("--auth-token-file", file, "choose the token", "write the token into it, readable only by the user that serves (chmod 400)")
 	if err != nil {
-		return "", usagef("--auth-token-file: %v", err)
+		return "", err
 	}
 	tok := strings.TrimSpace(string(b))
 	switch {
@@ -136,39 +136,62 @@ func Token(file string) (string, error) {
 // No error shows the key.
 func SessionKey(file string) ([]byte, error) {
 	howTo := fmt.Sprintf("write a key of at least %d random bytes into it, for example: openssl rand -hex 32 > %s", MinSessionKeyBytes, file)
-	f, err := os.Open(file)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, usagef("--session-key-file %s does not exist: %s", file, howTo)
-	case errors.Is(err, fs.ErrPermission):
-		return nil, usagef("--session-key-file %s cannot be read: permission denied; make it readable by the user that serves (chmod 400 and chown)", file)
-	case err != nil:
-		return nil, usagef("--session-key-file %s cannot be read: %v", file, unwrapPath(err))
-	}
-	defer f.Close()
-	fi, err := f.Stat()
+	b, err := readSecretFile("--session-key-file", file, "forge sessions", howTo)
 	if err != nil {
-		return nil, usagef("--session-key-file %s cannot be read: %v", file, unwrapPath(err))
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, usagef("--session-key-file %s is not a regular file: %s", file, howTo)
-	}
-	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o002 != 0 {
-		return nil, usagef("--session-key-file %s is writable by every user, who could then forge sessions: chmod o-w %s (or 400)", file, file)
-	}
-	const most = 64 << 10
-	b, err := io.ReadAll(io.LimitReader(f, most+1))
-	switch {
-	case err != nil:
-		return nil, usagef("--session-key-file %s cannot be read: %v", file, unwrapPath(err))
-	case len(b) > most:
-		return nil, usagef("--session-key-file %s is larger than 64 KiB: it should hold only the key; %s", file, howTo)
+		return nil, err
 	}
 	if text(b) {
 		b = bytes.TrimSpace(b)
 	}
 	if len(b) < MinSessionKeyBytes {
 		return nil, usagef("--session-key-file %s holds a key of %d bytes, fewer than the %d it needs: %s", file, len(b), MinSessionKeyBytes, howTo)
+	}
+	return b, nil
+}
+
+// readSecretFile reads the file of a secret given to flag: a regular file
+// that not every user may write, of at most 64 KiB. howTo says how to
+// make one; risk, what a user who could write it could do. It looks at the file before it opens it, so a FIFO or device
+// is refused rather than blocking or read without end.
+func readSecretFile(flag, file, risk, howTo string) ([]byte, error) {
+	fail := func(err error) ([]byte, error) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, usagef("%s %s does not exist: %s", flag, file, howTo)
+		case errors.Is(err, fs.ErrPermission):
+			return nil, usagef("%s %s cannot be read: permission denied; make it readable by the user that serves (chmod 400 and chown)", flag, file)
+		}
+		return nil, usagef("%s %s cannot be read: %v", flag, file, unwrapPath(err))
+	}
+	before, err := os.Stat(file)
+	if err != nil {
+		return fail(err)
+	}
+	if !before.Mode().IsRegular() {
+		return nil, usagef("%s %s is not a regular file: %s", flag, file, howTo)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return fail(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	if !fi.Mode().IsRegular() || !os.SameFile(before, fi) {
+		return nil, usagef("%s %s changed while it was read: try again", flag, file)
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o002 != 0 {
+		return nil, usagef("%s %s is writable by every user, who could then %s: chmod o-w %s (or 400)", flag, file, risk, file)
+	}
+	const most = 64 << 10
+	b, err := io.ReadAll(io.LimitReader(f, most+1))
+	switch {
+	case err != nil:
+		return fail(err)
+	case len(b) > most:
+		return nil, usagef("%s %s is larger than 64 KiB: it should hold only the secret; %s", flag, file, howTo)
 	}
 	return b, nil
 }
