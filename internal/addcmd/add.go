@@ -161,8 +161,6 @@ func finish(c *cli.Context, root string, in *install) (err error) {
 	var summary string
 	var warnings []string
 	switch {
-	case in.entry.URL == "" && in.record.Dir != "": // a bundle, unpacked there
-		summary, warnings, err = probe.CheckBundle(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
 	case in.entry.URL == "":
 		summary, warnings, err = probe.Check(c.Context, in.entry, in.record.Dir, c.Duration("timeout"))
 	case in.entry.Type != "sse":

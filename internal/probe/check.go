@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"os"
 	"strings"
 	"time"
 
@@ -23,27 +21,6 @@ import (
 // hold a secret).
 func Check(ctx context.Context, e installer.Entry, dir string, timeout time.Duration) (summary string, warnings []string, err error) {
 	return check(ctx, e, dir, timeout, nil)
-}
-
-// CheckBundle is [Check] for a server unpacked from a bundle into dir: where
-// it can (package sandbox), the server runs with its writes confined to
-// dir and to a private TMPDIR, removed after the check, so that a bundle
-// that is yet to be trusted changes nothing else while it answers.
-func CheckBundle(ctx context.Context, e installer.Entry, dir string, timeout time.Duration) (summary string, warnings []string, err error) {
-	if !sandbox.Confines() {
-		return check(ctx, e, dir, timeout, nil)
-	}
-	tmp, err := sandbox.TempDir()
-	if err != nil {
-		return "", nil, err
-	}
-	defer os.RemoveAll(tmp)
-	e.Env = maps.Clone(e.Env)
-	if e.Env == nil {
-		e.Env = map[string]string{}
-	}
-	e.Env["TMPDIR"] = tmp
-	return check(ctx, e, dir, timeout, &sandbox.Policy{Writable: []string{dir, tmp}, Network: true})
 }
 
 func check(ctx context.Context, e installer.Entry, dir string, timeout time.Duration, policy *sandbox.Policy) (summary string, warnings []string, err error) {
