@@ -180,9 +180,9 @@ var surface = map[string]int{
 	"installer":    86,
 	"release":      10,
 	"registercmd":  18,
-	"cliadapter":   24,
-	"cobraadapter": 24,
-	"cliv3adapter": 24,
+	"cliadapter":   25,
+	"cobraadapter": 25,
+	"cliv3adapter": 25,
 	"warm":         5,
 }
 

@@ -278,6 +278,7 @@ type server struct {
 	what    string // the server for people: its registered name, or its command line
 	timeout time.Duration
 	secrets []string // what its messages hide (entrySecrets)
+	shown   bool     // its standard error went through as it came (--show-stderr)
 }
 
 // start starts the server that argv (a command after "--") or --name
@@ -312,7 +313,7 @@ func start(ctx context.Context, c *cli.Context, argv []string) (*server, error) 
 		}
 		return nil, fmt.Errorf("%s: not found: %s", what, notStarted(e.Command, err, " the assistant uses"))
 	}
-	s := &server{started: mc, what: what, timeout: c.Duration("timeout"), secrets: secrets}
+	s := &server{started: mc, what: what, timeout: c.Duration("timeout"), secrets: secrets, shown: c.Bool("show-stderr")}
 	if s.init, err = mc.Initialize(ctx, ""); err != nil {
 		return nil, s.fail("initialize", err)
 	}
@@ -438,7 +439,7 @@ func (s *server) fail(step string, err error) error {
 		detail += "; raise --timeout, or 0 for no limit"
 	}
 	msg := fmt.Sprintf("%s: %s: %s", s.what, problem, detail)
-	if tail := strings.TrimSpace(s.Stderr()); tail != "" {
+	if tail := strings.TrimSpace(s.Stderr()); tail != "" && !s.shown {
 		msg += "\nthe end of its standard error:\n    " + strings.Join(lastLines(tail, 10), "\n    ")
 	}
 	return errors.New(register.Hide(msg, s.secrets))
